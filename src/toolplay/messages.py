@@ -1,0 +1,133 @@
+"""Messages, tool calls and trajectories: the records every other package shares.
+
+A conversation is a linear log (the *message bus*). Each message names its sender and
+recipient and who may see it; each role reads only its own view. Tool calls carry the raw
+argument text exactly as the assistant produced it, so malformed JSON survives into the
+record and the scorer sees what the model really said.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Role = Literal["system", "user", "assistant", "environment"]
+"""The parties of a conversation. `environment` executes tools."""
+
+TerminationReason = Literal[
+    "user_ended",
+    "script_exhausted",
+    "turn_limit",
+    "call_limit",
+    "assistant_error",
+    "infrastructure_error",
+    "completed",
+]
+"""Why a conversation stopped. `completed` is used by static mode, which ends on its own."""
+
+ErrorType = Literal[
+    "unknown_tool",
+    "malformed_arguments",
+    "invalid_arguments",
+    "not_logged_in",
+    "tool_error",
+]
+"""Kinds of failed tool calls, all reported back to the assistant as the tool result."""
+
+
+class ToolCall(BaseModel):
+    """One call an assistant asked for."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    arguments: str = Field(description="Argument JSON text exactly as produced.")
+
+    @classmethod
+    def from_args(cls, id: str, name: str, arguments: dict[str, Any]) -> ToolCall:
+        """Build a call from already-parsed arguments (oracle, replay, tests)."""
+        return cls(id=id, name=name, arguments=json.dumps(arguments, ensure_ascii=False))
+
+    def parsed_arguments(self) -> dict[str, Any] | None:
+        """The arguments as a dict, or None when the text is not a JSON object."""
+        try:
+            value = json.loads(self.arguments)
+        except (ValueError, RecursionError):
+            return None
+        return value if isinstance(value, dict) else None
+
+
+class Message(BaseModel):
+    """One entry of the message bus.
+
+    A tool result is a message from `environment` to `assistant` with `tool_call_id` set
+    and either `result` (JSON-able) or `error` filled.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    sender: Role
+    recipient: Role
+    content: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
+    tool_name: str | None = None
+    result: Any = None
+    error: str | None = None
+    error_type: ErrorType | None = None
+    visible_to: tuple[Role, ...] = ()
+    turn: int | None = Field(
+        default=None, description="Static mode: the reference turn this message belongs to."
+    )
+
+    @property
+    def is_tool_result(self) -> bool:
+        """True for the environment's answer to a tool call."""
+        return self.tool_call_id is not None
+
+
+class Usage(BaseModel):
+    """Token usage of model calls, summed."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+
+    def add(self, other: Usage) -> Usage:
+        """Return the sum of two usages."""
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            calls=self.calls + other.calls,
+        )
+
+
+class WorldChange(BaseModel):
+    """One recorded change of the world, made while producing message `index`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    table: str
+    op: Literal["insert", "update", "delete", "session"]
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+
+
+class Trajectory(BaseModel):
+    """Everything that happened in one conversation: the canonical input of every scorer."""
+
+    scenario_id: str
+    trial: int = 0
+    messages: list[Message] = Field(default_factory=list)
+    changes: list[WorldChange] = Field(default_factory=list)
+    termination: TerminationReason = "completed"
+    error: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    assistant: str = ""
+    user: str = ""
+    mode: Literal["static", "dynamic"] = "dynamic"

@@ -1,0 +1,47 @@
+"""The oracle assistant: plays the scenario's reference solution, turn by turn.
+
+It derives where it is from its view alone (how many user messages it has seen, how many
+assistant messages since the last one), so it works in dynamic and static mode alike and holds
+no state between calls.
+"""
+
+from __future__ import annotations
+
+from toolplay.messages import ToolCall
+from toolplay.roles._base import AssistantTurn, RoleContext
+
+
+class OracleAssistant:
+    """Replays `scenario.reference`; answers with the turn's reply once its calls are made."""
+
+    name = "oracle"
+
+    async def respond(self, context: RoleContext) -> AssistantTurn:
+        """Emit the next reference call of the current turn, or the turn's reply."""
+        turn_index = -1
+        step = 0
+        for message in context.messages:
+            if message.sender == "user" and message.content is not None:
+                turn_index += 1
+                step = 0
+            elif message.sender == "assistant":
+                step += 1
+        reference = context.scenario.reference
+        if not 0 <= turn_index < len(reference):
+            return AssistantTurn(content="Is there anything else I can help with?")
+        turn = reference[turn_index]
+        if step < len(turn.calls):
+            call = turn.calls[step]
+            call_id = f"call_{turn_index}_{step}"
+            return AssistantTurn(tool_calls=(ToolCall.from_args(call_id, call.name, call.arguments),))
+        return AssistantTurn(content=turn.reply or "Done.")
+
+
+class SilentAssistant:
+    """Only answers in text, never calls a tool: the floor every scenario must beat."""
+
+    name = "no-call"
+
+    async def respond(self, context: RoleContext) -> AssistantTurn:
+        """Acknowledge without acting."""
+        return AssistantTurn(content="I can't help with that.")

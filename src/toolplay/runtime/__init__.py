@@ -1,0 +1,16 @@
+"""Runtime: the message bus, the execution environment, and conversation play."""
+
+from toolplay.runtime._bus import MessageBus
+from toolplay.runtime._dynamic import END_CONVERSATION, play_dynamic
+from toolplay.runtime._environment import Environment, execution_order
+from toolplay.runtime._prompts import DEFAULT_SYSTEM_PROMPT, system_prompt
+
+__all__ = [
+    "DEFAULT_SYSTEM_PROMPT",
+    "END_CONVERSATION",
+    "Environment",
+    "MessageBus",
+    "execution_order",
+    "play_dynamic",
+    "system_prompt",
+]

@@ -1,0 +1,115 @@
+"""Dynamic (on-policy) play: the assistant's own calls change the world and its replies shape
+the user's next message. The most recent recipient speaks next.
+
+The conversation ends when the user ends it, when the script is exhausted, or when it holds
+`scenario.max_turns` messages (system messages not counted); the reason is recorded. Faults are
+classified: a user simulator or endpoint fault and a crashing tool are infrastructure errors,
+an exception raised by the assistant itself is an assistant error.
+"""
+
+from __future__ import annotations
+
+from toolplay.messages import Role, ToolCall, Trajectory, Usage
+from toolplay.roles import (
+    Assistant,
+    AssistantError,
+    InfrastructureError,
+    RoleContext,
+    User,
+)
+from toolplay.runtime._bus import MessageBus
+from toolplay.runtime._environment import Environment, execution_order
+from toolplay.runtime._prompts import system_prompt
+from toolplay.scenarios import Scenario, build_world, scenario_registry
+from toolplay.tools import ToolCrash
+
+END_CONVERSATION = "end_conversation"
+
+
+class _Stop(Exception):
+    def __init__(self, reason: str, error: str | None = None) -> None:
+        super().__init__(error or reason)
+        self.reason = reason
+        self.error = error
+
+
+async def play_dynamic(
+    scenario: Scenario,
+    assistant: Assistant,
+    user: User,
+    *,
+    trial: int = 0,
+    base_prompt: str | None = None,
+) -> Trajectory:
+    """Play one conversation on-policy and return its trajectory."""
+    world = build_world(scenario)
+    offered = scenario_registry(scenario).select(scenario.tools.allow, scenario.tools.deny)
+    environment = Environment(world, offered)
+    bus = MessageBus()
+    prompt = system_prompt(scenario, base_prompt)
+    bus.post("system", "assistant", visible_to=("assistant",), content=prompt)
+    usage = Usage()
+    speaker: Role = "user"
+    termination = "completed"
+    error: str | None = None
+    tools = tuple(offered.schemas())
+    try:
+        while True:
+            if speaker == "user":
+                try:
+                    said = await user.respond(RoleContext(scenario, bus.view("user")))
+                except Exception as exc:
+                    raise _Stop("infrastructure_error", f"user failed: {exc!r}") from exc
+                usage = usage.add(said.usage)
+                if said.end is not None:
+                    if said.end == "user_ended":
+                        call = ToolCall(id="end", name=END_CONVERSATION, arguments="{}")
+                        bus.post("user", "environment", visible_to=("user",), tool_calls=(call,))
+                    raise _Stop(said.end)
+                bus.post("user", "assistant", visible_to=("user", "assistant"),
+                         content=said.content or "")
+                speaker = "assistant"
+            elif speaker == "assistant":
+                if _turns(bus) >= scenario.max_turns:
+                    raise _Stop("turn_limit")
+                context = RoleContext(scenario, bus.view("assistant"), tools, prompt)
+                try:
+                    answer = await assistant.respond(context)
+                except InfrastructureError as exc:
+                    raise _Stop("infrastructure_error", str(exc)) from exc
+                except AssistantError as exc:
+                    raise _Stop("assistant_error", str(exc)) from exc
+                except Exception as exc:
+                    raise _Stop("assistant_error", f"assistant raised {exc!r}") from exc
+                usage = usage.add(answer.usage)
+                if answer.tool_calls:
+                    bus.post("assistant", "environment", visible_to=("assistant", "environment"),
+                             content=answer.content, tool_calls=answer.tool_calls)
+                    speaker = "environment"
+                else:
+                    bus.post("assistant", "user", visible_to=("user", "assistant"),
+                             content=answer.content or "")
+                    speaker = "user"
+            else:
+                calls = bus.messages[-1].tool_calls
+                for position in execution_order(calls, offered):
+                    call = calls[position]
+                    try:
+                        outcome = environment.execute(call, bus.next_index)
+                    except ToolCrash as exc:
+                        raise _Stop("infrastructure_error", str(exc)) from exc
+                    bus.post("environment", "assistant", visible_to=("assistant", "environment"),
+                             tool_call_id=call.id, tool_name=call.name, result=outcome.result,
+                             error=outcome.error, error_type=outcome.error_type)
+                speaker = "assistant"
+    except _Stop as stop:
+        termination, error = stop.reason, stop.error
+    return Trajectory(
+        scenario_id=scenario.id, trial=trial, messages=bus.messages, changes=world.changes,
+        termination=termination,  # type: ignore[arg-type]
+        error=error, usage=usage, assistant=assistant.name, user=user.name, mode="dynamic",
+    )
+
+
+def _turns(bus: MessageBus) -> int:
+    return sum(1 for m in bus.messages if m.sender != "system")

@@ -1,0 +1,125 @@
+"""Load scenarios from YAML or JSON files and check them against the tool catalog.
+
+A file holds one scenario (a mapping), a list of scenarios, or a mapping with a `scenarios`
+list. Every problem is reported as a `ScenarioError` naming the file, the field path and the
+reason; nothing is loaded from a file with an error.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from toolplay.scenarios._errors import ScenarioError
+from toolplay.scenarios._model import Scenario
+from toolplay.tools import Registry, RegistryError, registry_for
+
+SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def load_scenario_file(path: Path) -> list[Scenario]:
+    """Parse and validate every scenario in one file."""
+    source = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(source, None, f"cannot read file ({exc.strerror})") from exc
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(source, None, "file is not UTF-8 text") from exc
+    data = _parse(text, path)
+    items = data.get("scenarios") if isinstance(data, dict) and "scenarios" in data else data
+    if isinstance(items, dict):
+        items = [items]
+    if not isinstance(items, list):
+        raise ScenarioError(source, None, "expected a scenario mapping or a list of scenarios")
+    scenarios = []
+    for position, item in enumerate(items):
+        prefix = f"scenarios[{position}]." if len(items) > 1 or data is not items else ""
+        scenarios.append(parse_scenario(item, source, prefix))
+    return scenarios
+
+
+def parse_scenario(data: Any, source: str, prefix: str = "") -> Scenario:
+    """Validate one scenario mapping, naming `source` and the field path in errors."""
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = prefix + ".".join(str(p) for p in first["loc"]) or None
+        more = f" (and {len(exc.errors()) - 1} more problem(s))" if len(exc.errors()) > 1 else ""
+        raise ScenarioError(source, field, first["msg"] + more) from exc
+    check_against_catalog(scenario, source, prefix)
+    return scenario
+
+
+def check_against_catalog(scenario: Scenario, source: str, prefix: str = "") -> Registry:
+    """Check domains, tables and tool names a scenario uses; returns its registry."""
+    try:
+        registry = registry_for(scenario.world.domains)
+    except RegistryError as exc:
+        raise ScenarioError(source, prefix + "world.domains", str(exc)) from exc
+    for table in scenario.world.tables:
+        if table not in registry.tables:
+            raise ScenarioError(
+                source, f"{prefix}world.tables.{table}",
+                f"no such table in domains {scenario.world.domains}; known: {sorted(registry.tables)}",
+            )
+        columns = set(registry.tables[table].columns)
+        for row_number, row in enumerate(scenario.world.tables[table]):
+            extra = set(row) - columns
+            if extra:
+                raise ScenarioError(
+                    source, f"{prefix}world.tables.{table}[{row_number}]",
+                    f"unknown column(s) {sorted(extra)}; columns are {sorted(columns)}",
+                )
+    for key in ("allow", "deny"):
+        names = getattr(scenario.tools, key) or []
+        unknown = [n for n in names if n not in registry]
+        if unknown:
+            raise ScenarioError(source, f"{prefix}tools.{key}", f"unknown tool(s) {unknown}")
+    for t, turn in enumerate(scenario.reference):
+        for c, call in enumerate(turn.calls):
+            if call.name not in registry:
+                raise ScenarioError(
+                    source, f"{prefix}reference[{t}].calls[{c}].name",
+                    f"unknown tool {call.name!r}",
+                )
+    return registry
+
+
+def load_scenario_paths(paths: Iterable[Path]) -> list[Scenario]:
+    """Load files and folders (recursively, sorted); duplicate ids are refused."""
+    scenarios: list[Scenario] = []
+    seen: dict[str, str] = {}
+    for path in paths:
+        files = sorted(
+            p for p in path.rglob("*") if p.suffix in SCENARIO_SUFFIXES
+        ) if path.is_dir() else [path]
+        for file in files:
+            for scenario in load_scenario_file(file):
+                if scenario.id in seen:
+                    raise ScenarioError(
+                        str(file), "id", f"duplicate id {scenario.id!r} (also in {seen[scenario.id]})"
+                    )
+                seen[scenario.id] = str(file)
+                scenarios.append(scenario)
+    return scenarios
+
+
+def _parse(text: str, path: Path) -> Any:
+    try:
+        if path.suffix == ".json":
+            return json.loads(text)
+        return yaml.safe_load(text)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(str(path), None, f"invalid JSON at line {exc.lineno}: {exc.msg}") from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ScenarioError(str(path), None, f"invalid YAML{where}: {problem}") from exc

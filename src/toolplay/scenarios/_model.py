@@ -1,0 +1,111 @@
+"""The scenario model: everything needed to play out and score one conversation.
+
+Scenario files are YAML or JSON. Unknown fields are refused (`extra="forbid"`), so a typo is an
+error rather than a silently ignored setting. Milestones and minefields are kept as plain
+mappings here; the milestone scorer gives them their typed form.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Category = str
+"""Scenario category, e.g. `single_tool_call` or `state_dependency`."""
+
+Evaluation = Literal["state", "milestones", "tooltalk", "slots"]
+"""Which scorer judges the scenario."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ReferenceCall(_Strict):
+    """One ground-truth tool call, optionally with the result it is known to produce."""
+
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    result: Any = None
+    exception: str | None = None
+    check: bool = Field(
+        default=False, description="Validation replays the call and checks `result`/`exception`."
+    )
+
+
+class ReferenceTurn(_Strict):
+    """One turn of the reference solution: the user's words, the calls, the reply."""
+
+    user: str | None = None
+    calls: list[ReferenceCall] = Field(default_factory=list)
+    reply: str | None = None
+
+
+class Demonstration(_Strict):
+    """A few-shot example dialogue shown only to a model-driven user."""
+
+    messages: list[dict[str, str]] = Field(
+        description="Each item has `role` (user|assistant) and `content`."
+    )
+
+
+class UserSide(_Strict):
+    """How the user behaves: a script for the scripted user, a goal for a model-driven one."""
+
+    script: list[str] = Field(
+        default_factory=list, description="Utterances in order; the first opens the conversation."
+    )
+    goal: str | None = None
+    knowledge: str | None = Field(default=None, description="Knowledge boundary of the user.")
+    demonstrations: list[Demonstration] = Field(default_factory=list)
+
+
+class WorldSpec(_Strict):
+    """The initial world: which domains, table rows, frozen clock, session, seed."""
+
+    domains: list[str]
+    tables: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
+    clock: datetime = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
+    session: dict[str, Any] = Field(default_factory=dict)
+    seed: int = 0
+
+    @field_validator("clock")
+    @classmethod
+    def _aware(cls, value: datetime) -> datetime:
+        return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+class ToolSelection(_Strict):
+    """Which tools the assistant is offered."""
+
+    allow: list[str] | None = None
+    deny: list[str] = Field(default_factory=list)
+
+
+class Scenario(_Strict):
+    """One evaluation scenario."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9_.:\-]+$")
+    description: str = ""
+    categories: list[Category] = Field(default_factory=list)
+    world: WorldSpec
+    tools: ToolSelection = Field(default_factory=ToolSelection)
+    user: UserSide = Field(default_factory=UserSide)
+    reference: list[ReferenceTurn] = Field(default_factory=list)
+    evaluation: Evaluation = "state"
+    milestones: list[dict[str, Any]] = Field(default_factory=list)
+    minefields: list[dict[str, Any]] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    split: str | None = None
+    augmentation: str | None = None
+    base_id: str | None = None
+    max_turns: int = Field(default=30, ge=1)
+
+    @property
+    def script(self) -> list[str]:
+        """The scripted user's utterances: the user side's script, else the reference's."""
+        if self.user.script:
+            return self.user.script
+        return [turn.user for turn in self.reference if turn.user is not None]

@@ -1,0 +1,51 @@
+"""The human-readable side of a run directory: config, trajectories and summary as files.
+
+Every file is written to a temporary name and renamed into place, so a reader never sees a
+half-written file. The SQLite store stays the source of truth; these files can always be
+regenerated from it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+TRAJECTORY_DIR = "trajectories"
+SUMMARY_FILE = "summary.json"
+CONFIG_FILE = "config.json"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` via a temporary file and rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write pretty, key-sorted JSON atomically."""
+    write_atomic(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def trajectory_path(run_dir: Path, scenario_id: str, trial: int) -> Path:
+    """Where one scenario trial's JSON-lines trajectory lives."""
+    safe = scenario_id.replace("/", "_").replace(":", "_")
+    return run_dir / TRAJECTORY_DIR / f"{safe}.t{trial}.jsonl"
+
+
+def write_trajectory_lines(path: Path, records: Iterable[dict[str, Any]]) -> None:
+    """Write one JSON object per line, atomically."""
+    lines = (json.dumps(r, ensure_ascii=False, sort_keys=True, default=str) for r in records)
+    write_atomic(path, "\n".join(lines) + "\n")

@@ -1,0 +1,45 @@
+"""Tools: the `@tool` decorator, registries built from domains, and safe execution."""
+
+from toolplay.tools._decorator import ToolKind, ToolMeta, tool, tool_meta
+from toolplay.tools._errors import (
+    AuthenticationError,
+    InvalidArgumentError,
+    NotFoundError,
+    PreconditionError,
+    RegistryError,
+    ToolError,
+)
+from toolplay.tools._catalog import domains, registry_for
+from toolplay.tools._registry import (
+    Domain,
+    Registry,
+    ToolCrash,
+    ToolOutcome,
+    ToolSpec,
+    build_registry,
+    parse_arguments,
+    to_json_value,
+)
+
+__all__ = [
+    "AuthenticationError",
+    "Domain",
+    "InvalidArgumentError",
+    "NotFoundError",
+    "PreconditionError",
+    "Registry",
+    "RegistryError",
+    "ToolCrash",
+    "ToolError",
+    "ToolKind",
+    "ToolMeta",
+    "ToolOutcome",
+    "ToolSpec",
+    "build_registry",
+    "domains",
+    "registry_for",
+    "parse_arguments",
+    "to_json_value",
+    "tool",
+    "tool_meta",
+]

@@ -1,0 +1,123 @@
+"""Device settings tools with ToolSandbox's state dependencies.
+
+Turning cellular, wifi or location service on fails in low-battery mode; turning low-battery
+mode on turns all three off; reading the current location needs location service.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolplay.tools._decorator import tool
+from toolplay.tools._errors import PreconditionError
+from toolplay.world import Row, World
+
+
+def device(world: World) -> Row:
+    """The single settings row (a harness bug if a scenario left it out)."""
+    rows = world.rows("settings")
+    if len(rows) != 1:
+        raise RuntimeError(f"settings table must hold exactly one row, has {len(rows)}")
+    return rows[0]
+
+
+def require_setting(world: World, column: str, label: str) -> None:
+    """Refuse when the switch `column` is off; the message names what to turn on."""
+    if not device(world)[column]:
+        raise PreconditionError(f"{label} is turned off. Turn it on before retrying.")
+
+
+def _set_switch(world: World, column: str, label: str, enabled: bool) -> None:
+    if enabled and device(world)["low_battery_mode"]:
+        raise PreconditionError(
+            f"Cannot turn on {label} while low battery mode is on. Turn off low battery mode first."
+        )
+    world.update("settings", {}, {column: enabled})
+
+
+@tool(kind="read", reads={"settings"})
+def get_cellular_service_status(world: World) -> bool:
+    """Tell whether cellular service is on."""
+    return bool(device(world)["cellular"])
+
+
+@tool(kind="action", reads={"settings"}, writes={"settings"})
+def set_cellular_service_status(world: World, enabled: bool) -> None:
+    """Turn cellular service on or off.
+
+    Args:
+        enabled: True to turn cellular service on, False to turn it off.
+    """
+    _set_switch(world, "cellular", "cellular service", enabled)
+
+
+@tool(kind="read", reads={"settings"})
+def get_wifi_status(world: World) -> bool:
+    """Tell whether wifi is on."""
+    return bool(device(world)["wifi"])
+
+
+@tool(kind="action", reads={"settings"}, writes={"settings"})
+def set_wifi_status(world: World, enabled: bool) -> None:
+    """Turn wifi on or off.
+
+    Args:
+        enabled: True to turn wifi on, False to turn it off.
+    """
+    _set_switch(world, "wifi", "wifi", enabled)
+
+
+@tool(kind="read", reads={"settings"})
+def get_location_service_status(world: World) -> bool:
+    """Tell whether location service is on."""
+    return bool(device(world)["location_service"])
+
+
+@tool(kind="action", reads={"settings"}, writes={"settings"})
+def set_location_service_status(world: World, enabled: bool) -> None:
+    """Turn location service on or off.
+
+    Args:
+        enabled: True to turn location service on, False to turn it off.
+    """
+    _set_switch(world, "location_service", "location service", enabled)
+
+
+@tool(kind="read", reads={"settings"})
+def get_low_battery_mode_status(world: World) -> bool:
+    """Tell whether low battery mode is on."""
+    return bool(device(world)["low_battery_mode"])
+
+
+@tool(kind="action", reads={"settings"}, writes={"settings"})
+def set_low_battery_mode_status(world: World, enabled: bool) -> None:
+    """Turn low battery mode on or off. Turning it on also turns off cellular, wifi and location.
+
+    Args:
+        enabled: True to turn low battery mode on, False to turn it off.
+    """
+    values: dict[str, Any] = {"low_battery_mode": enabled}
+    if enabled:
+        values.update(cellular=False, wifi=False, location_service=False)
+    world.update("settings", {}, values)
+
+
+@tool(kind="read", reads={"settings"})
+def get_current_location(world: World) -> dict[str, float]:
+    """Get the device's current latitude and longitude."""
+    require_setting(world, "location_service", "Location service")
+    row = device(world)
+    return {"latitude": row["latitude"], "longitude": row["longitude"]}
+
+
+TOOLS = [
+    get_cellular_service_status,
+    set_cellular_service_status,
+    get_wifi_status,
+    set_wifi_status,
+    get_location_service_status,
+    set_location_service_status,
+    get_low_battery_mode_status,
+    set_low_battery_mode_status,
+    get_current_location,
+]
