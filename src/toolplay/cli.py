@@ -21,8 +21,11 @@ from toolplay.runs import RunConfig, execute_run, rescore_run
 from toolplay.scenarios import BUILTIN, IMPORTERS, load_suite
 from toolplay.validate import validate_suite
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Evaluate how well AI assistants use tools in conversation.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Evaluate how well AI assistants use tools in conversation.",
+)
 console = Console()
 err_console = Console(stderr=True)
 T = TypeVar("T")
@@ -48,9 +51,15 @@ def _guard(action: Callable[[], T]) -> T:
 
 
 def _progress_run(config: RunConfig) -> dict[str, Any]:
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err_console, transient=False,
-                  disable=not sys.stderr.isatty()) as bar:
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=False,
+        disable=not sys.stderr.isatty(),
+    ) as bar:
         task = bar.add_task(f"{config.suite} · {config.assistant}", total=None)
 
         def report(done: int, total: int) -> None:
@@ -70,13 +79,23 @@ def run(
     concurrency: Annotated[int, typer.Option(help="Scenarios played at once.")] = 1,
     trials: Annotated[int, typer.Option(help="Trials per scenario.")] = 1,
     resume: Annotated[bool, typer.Option(help="Continue the run stored in --out.")] = False,
-    system_prompt: Annotated[str | None, typer.Option(help="Replace the base system prompt.")] = None,
+    system_prompt: Annotated[
+        str | None, typer.Option(help="Replace the base system prompt.")
+    ] = None,
 ) -> None:
     """Play a suite with an assistant and a user, score it, and write the run directory."""
+
     def action() -> dict[str, Any]:
         config = RunConfig(
-            suite=suite, mode=mode, assistant=assistant, user=user,  # type: ignore[arg-type]
-            limit=limit, out=out, concurrency=concurrency, trials=trials, resume=resume,
+            suite=suite,
+            mode=mode,
+            assistant=assistant,
+            user=user,  # type: ignore[arg-type]
+            limit=limit,
+            out=out,
+            concurrency=concurrency,
+            trials=trials,
+            resume=resume,
             system_prompt=system_prompt,
         )
         return _progress_run(config)
@@ -131,8 +150,14 @@ def tools(
     registry = _guard(lambda: registry_for(names))
     table = Table("tool", "domain", "kind", "reads", "writes", "description")
     for spec in registry.tools.values():
-        table.add_row(spec.name, spec.domain, spec.kind, ",".join(sorted(spec.meta.reads)),
-                      ",".join(sorted(spec.meta.writes)), spec.description.splitlines()[0])
+        table.add_row(
+            spec.name,
+            spec.domain,
+            spec.kind,
+            ",".join(sorted(spec.meta.reads)),
+            ",".join(sorted(spec.meta.writes)),
+            spec.description.splitlines()[0],
+        )
     console.print(table)
 
 

@@ -131,3 +131,11 @@ class Trajectory(BaseModel):
     assistant: str = ""
     user: str = ""
     mode: Literal["static", "dynamic"] = "dynamic"
+    tool_names: dict[str, str] = Field(
+        default_factory=dict,
+        description="Shown tool name -> real tool name when an augmentation renamed tools.",
+    )
+
+    def real_tool_name(self, shown: str) -> str:
+        """The real tool behind a name the assistant used (itself when not renamed)."""
+        return self.tool_names.get(shown, shown)

@@ -41,19 +41,25 @@ def check_reference_results(scenario: Scenario) -> list[str]:
                     world, ToolCall.from_args(f"v{t}_{c}", call.name, call.arguments)
                 )
             except ToolCrash as exc:
-                problems.append(f"{scenario.id}: reference[{t}].calls[{c}] {call.name}: "
-                                f"{str(exc).splitlines()[0]}")
+                problems.append(
+                    f"{scenario.id}: reference[{t}].calls[{c}] {call.name}: "
+                    f"{str(exc).splitlines()[0]}"
+                )
                 continue
             if not call.check:
                 continue
             if call.exception is not None:
                 if outcome.error is None:
-                    problems.append(f"{scenario.id}: reference[{t}].calls[{c}] {call.name} "
-                                    f"should fail with {call.exception!r} but succeeded")
+                    problems.append(
+                        f"{scenario.id}: reference[{t}].calls[{c}] {call.name} "
+                        f"should fail with {call.exception!r} but succeeded"
+                    )
             elif outcome.error is not None or outcome.result != call.result:
                 got = outcome.error if outcome.error else json.dumps(outcome.result)[:200]
-                problems.append(f"{scenario.id}: reference[{t}].calls[{c}] {call.name} "
-                                f"gave {got} instead of {json.dumps(call.result)[:200]}")
+                problems.append(
+                    f"{scenario.id}: reference[{t}].calls[{c}] {call.name} "
+                    f"gave {got} instead of {json.dumps(call.result)[:200]}"
+                )
     return problems
 
 
@@ -65,8 +71,10 @@ async def _validate(scenarios: list[Scenario], mode: str, context: ScoringContex
         trajectory = await MODES[mode](scenario, oracle, user, 0, {})
         if trajectory.termination in ("infrastructure_error", "assistant_error"):
             first_line = (trajectory.error or "").splitlines()[0:1]
-            failures.append(f"{scenario.id}: oracle run ended with {trajectory.termination}: "
-                            f"{first_line[0] if first_line else ''}")
+            failures.append(
+                f"{scenario.id}: oracle run ended with {trajectory.termination}: "
+                f"{first_line[0] if first_line else ''}"
+            )
             continue
         result = score_trajectory(scenario, trajectory, context)
         for problem in result.details.get("validation_problems", []):

@@ -33,7 +33,9 @@ class OracleAssistant:
         if step < len(turn.calls):
             call = turn.calls[step]
             call_id = f"call_{turn_index}_{step}"
-            return AssistantTurn(tool_calls=(ToolCall.from_args(call_id, call.name, call.arguments),))
+            return AssistantTurn(
+                tool_calls=(ToolCall.from_args(call_id, call.name, call.arguments),)
+            )
         return AssistantTurn(content=turn.reply or "Done.")
 
 

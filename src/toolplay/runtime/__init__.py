@@ -1,7 +1,7 @@
 """Runtime: the message bus, the execution environment, and conversation play."""
 
 from toolplay.runtime._bus import MessageBus
-from toolplay.runtime._dynamic import END_CONVERSATION, play_dynamic
+from toolplay.runtime._dynamic import END_CONVERSATION, offered_tools, play_dynamic, renamed
 from toolplay.runtime._environment import Environment, execution_order
 from toolplay.runtime._prompts import DEFAULT_SYSTEM_PROMPT, system_prompt
 
@@ -11,6 +11,8 @@ __all__ = [
     "Environment",
     "MessageBus",
     "execution_order",
+    "offered_tools",
     "play_dynamic",
+    "renamed",
     "system_prompt",
 ]

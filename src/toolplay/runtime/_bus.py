@@ -30,8 +30,13 @@ class MessageBus:
     ) -> Message:
         """Append a message and return it."""
         message = Message(
-            index=len(self.messages), sender=sender, recipient=recipient, content=content,
-            tool_calls=tool_calls, visible_to=visible_to, **fields,
+            index=len(self.messages),
+            sender=sender,
+            recipient=recipient,
+            content=content,
+            tool_calls=tool_calls,
+            visible_to=visible_to,
+            **fields,
         )
         self.messages.append(message)
         return message

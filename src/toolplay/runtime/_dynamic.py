@@ -9,6 +9,8 @@ an exception raised by the assistant itself is an assistant error.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from toolplay.messages import Role, ToolCall, Trajectory, Usage
 from toolplay.roles import (
     Assistant,
@@ -18,10 +20,10 @@ from toolplay.roles import (
     User,
 )
 from toolplay.runtime._bus import MessageBus
-from toolplay.runtime._environment import Environment, execution_order
+from toolplay.runtime._environment import Environment
 from toolplay.runtime._prompts import system_prompt
 from toolplay.scenarios import Scenario, build_world, scenario_registry
-from toolplay.tools import ToolCrash
+from toolplay.tools import ToolCrash, ToolPresentation, present
 
 END_CONVERSATION = "end_conversation"
 
@@ -40,11 +42,17 @@ async def play_dynamic(
     *,
     trial: int = 0,
     base_prompt: str | None = None,
+    augment: Sequence[str] = (),
 ) -> Trajectory:
-    """Play one conversation on-policy and return its trajectory."""
+    """Play one conversation on-policy and return its trajectory.
+
+    `augment` names tool augmentations (see `toolplay.tools.AUGMENTATIONS`) applied on top of
+    the scenario's own `augmentation`.
+    """
     world = build_world(scenario)
     offered = scenario_registry(scenario).select(scenario.tools.allow, scenario.tools.deny)
-    environment = Environment(world, offered)
+    presentation = offered_tools(scenario, augment)
+    environment = Environment(world, offered, presentation)
     bus = MessageBus()
     prompt = system_prompt(scenario, base_prompt)
     bus.post("system", "assistant", visible_to=("assistant",), content=prompt)
@@ -52,7 +60,7 @@ async def play_dynamic(
     speaker: Role = "user"
     termination = "completed"
     error: str | None = None
-    tools = tuple(offered.schemas())
+    tools = presentation.schemas
     try:
         while True:
             if speaker == "user":
@@ -66,8 +74,12 @@ async def play_dynamic(
                         call = ToolCall(id="end", name=END_CONVERSATION, arguments="{}")
                         bus.post("user", "environment", visible_to=("user",), tool_calls=(call,))
                     raise _Stop(said.end)
-                bus.post("user", "assistant", visible_to=("user", "assistant"),
-                         content=said.content or "")
+                bus.post(
+                    "user",
+                    "assistant",
+                    visible_to=("user", "assistant"),
+                    content=said.content or "",
+                )
                 speaker = "assistant"
             elif speaker == "assistant":
                 if _turns(bus) >= scenario.max_turns:
@@ -83,32 +95,70 @@ async def play_dynamic(
                     raise _Stop("assistant_error", f"assistant raised {exc!r}") from exc
                 usage = usage.add(answer.usage)
                 if answer.tool_calls:
-                    bus.post("assistant", "environment", visible_to=("assistant", "environment"),
-                             content=answer.content, tool_calls=answer.tool_calls)
+                    bus.post(
+                        "assistant",
+                        "environment",
+                        visible_to=("assistant", "environment"),
+                        content=answer.content,
+                        tool_calls=answer.tool_calls,
+                    )
                     speaker = "environment"
                 else:
-                    bus.post("assistant", "user", visible_to=("user", "assistant"),
-                             content=answer.content or "")
+                    bus.post(
+                        "assistant",
+                        "user",
+                        visible_to=("user", "assistant"),
+                        content=answer.content or "",
+                    )
                     speaker = "user"
             else:
                 calls = bus.messages[-1].tool_calls
-                for position in execution_order(calls, offered):
+                for position in environment.order(calls):
                     call = calls[position]
                     try:
                         outcome = environment.execute(call, bus.next_index)
                     except ToolCrash as exc:
                         raise _Stop("infrastructure_error", str(exc)) from exc
-                    bus.post("environment", "assistant", visible_to=("assistant", "environment"),
-                             tool_call_id=call.id, tool_name=call.name, result=outcome.result,
-                             error=outcome.error, error_type=outcome.error_type)
+                    real = presentation.real_name(call.name) or call.name
+                    bus.post(
+                        "environment",
+                        "assistant",
+                        visible_to=("assistant", "environment"),
+                        tool_call_id=call.id,
+                        tool_name=real,
+                        result=outcome.result,
+                        error=outcome.error,
+                        error_type=outcome.error_type,
+                    )
                 speaker = "assistant"
     except _Stop as stop:
         termination, error = stop.reason, stop.error
     return Trajectory(
-        scenario_id=scenario.id, trial=trial, messages=bus.messages, changes=world.changes,
+        scenario_id=scenario.id,
+        trial=trial,
+        messages=bus.messages,
+        changes=world.changes,
         termination=termination,  # type: ignore[arg-type]
-        error=error, usage=usage, assistant=assistant.name, user=user.name, mode="dynamic",
+        error=error,
+        usage=usage,
+        assistant=assistant.name,
+        user=user.name,
+        mode="dynamic",
+        tool_names=renamed(presentation),
     )
+
+
+def offered_tools(scenario: Scenario, augment: Sequence[str] = ()) -> ToolPresentation:
+    """The tools a scenario offers, as the assistant sees them."""
+    full = scenario_registry(scenario)
+    offered = full.select(scenario.tools.allow, scenario.tools.deny)
+    names = ([scenario.augmentation] if scenario.augmentation else []) + list(augment)
+    return present(offered, names, full)
+
+
+def renamed(presentation: ToolPresentation) -> dict[str, str]:
+    """The shown→real names that differ (empty when no tool was renamed)."""
+    return {shown: real for shown, real in presentation.names.items() if shown != real}
 
 
 def _turns(bus: MessageBus) -> int:

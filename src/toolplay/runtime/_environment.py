@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolplay.messages import ToolCall
-from toolplay.tools import Registry, ToolOutcome
+from toolplay.tools import Registry, ToolOutcome, ToolPresentation
 from toolplay.world import World
 
 
@@ -22,6 +22,7 @@ def execution_order(calls: Sequence[ToolCall], registry: Registry) -> list[int]:
     A call waits while another pending call reads a table it writes. When every pending call
     waits (a cycle, e.g. two calls that both read and write settings), the earliest goes first.
     """
+
     def access(call: ToolCall) -> tuple[frozenset[str], frozenset[str]]:
         spec = registry.tools.get(call.name)
         return (spec.meta.reads, spec.meta.writes) if spec else (frozenset(), frozenset())
@@ -30,6 +31,7 @@ def execution_order(calls: Sequence[ToolCall], registry: Registry) -> list[int]:
     remaining = list(range(len(calls)))
     order: list[int] = []
     while remaining:
+
         def waits(i: int) -> bool:
             return any(j != i and accesses[j][0] & accesses[i][1] for j in remaining)
 
@@ -40,13 +42,35 @@ def execution_order(calls: Sequence[ToolCall], registry: Registry) -> list[int]:
 
 
 class Environment:
-    """Executes calls for one conversation; owns the world and the offered tools."""
+    """Executes calls for one conversation; owns the world and the offered tools.
 
-    def __init__(self, world: World, registry: Registry) -> None:
+    Calls arrive under the names the assistant was shown; `presentation` maps them to the real
+    tools. A name that was not shown is an unknown tool.
+    """
+
+    def __init__(
+        self, world: World, registry: Registry, presentation: ToolPresentation | None = None
+    ) -> None:
         self.world = world
         self.registry = registry
+        self.presentation = presentation or ToolPresentation.plain(registry)
 
     def execute(self, call: ToolCall, index: int) -> ToolOutcome:
         """Run one call, recording world changes against message `index`."""
+        real = self.presentation.real_name(call.name)
+        if real is None:
+            shown = ", ".join(self.presentation.names) or "none"
+            return ToolOutcome(
+                error=f"Unknown tool {call.name!r}. Available tools: {shown}.",
+                error_type="unknown_tool",
+            )
         self.world.index = index
-        return self.registry.execute(self.world, call)
+        return self.registry.execute(self.world, call.model_copy(update={"name": real}))
+
+    def order(self, calls: Sequence[ToolCall]) -> list[int]:
+        """Execution order of parallel `calls` (see `execution_order`)."""
+        resolved = [
+            call.model_copy(update={"name": self.presentation.real_name(call.name) or ""})
+            for call in calls
+        ]
+        return execution_order(resolved, self.registry)

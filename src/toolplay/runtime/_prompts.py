@@ -15,7 +15,9 @@ def system_prompt(scenario: Scenario, base: str | None = None) -> str:
     """`base` (or the default) followed by the scenario's location, time and user."""
     lines = [base if base is not None else DEFAULT_SYSTEM_PROMPT]
     meta = scenario.metadata
-    lines.append(f"Current time: {scenario.world.clock.strftime('%A %Y-%m-%d %H:%M:%S %Z').strip()}.")
+    lines.append(
+        f"Current time: {scenario.world.clock.strftime('%A %Y-%m-%d %H:%M:%S %Z').strip()}."
+    )
     if meta.get("location"):
         lines.append(f"User location: {meta['location']}.")
     if meta.get("username"):

@@ -66,7 +66,8 @@ def check_against_catalog(scenario: Scenario, source: str, prefix: str = "") -> 
     for table in scenario.world.tables:
         if table not in registry.tables:
             raise ScenarioError(
-                source, f"{prefix}world.tables.{table}",
+                source,
+                f"{prefix}world.tables.{table}",
                 f"no such table in domains {scenario.world.domains}; known: {sorted(registry.tables)}",
             )
         columns = set(registry.tables[table].columns)
@@ -74,7 +75,8 @@ def check_against_catalog(scenario: Scenario, source: str, prefix: str = "") -> 
             extra = set(row) - columns
             if extra:
                 raise ScenarioError(
-                    source, f"{prefix}world.tables.{table}[{row_number}]",
+                    source,
+                    f"{prefix}world.tables.{table}[{row_number}]",
                     f"unknown column(s) {sorted(extra)}; columns are {sorted(columns)}",
                 )
     for key in ("allow", "deny"):
@@ -86,7 +88,8 @@ def check_against_catalog(scenario: Scenario, source: str, prefix: str = "") -> 
         for c, call in enumerate(turn.calls):
             if call.name not in registry:
                 raise ScenarioError(
-                    source, f"{prefix}reference[{t}].calls[{c}].name",
+                    source,
+                    f"{prefix}reference[{t}].calls[{c}].name",
                     f"unknown tool {call.name!r}",
                 )
     return registry
@@ -97,14 +100,18 @@ def load_scenario_paths(paths: Iterable[Path]) -> list[Scenario]:
     scenarios: list[Scenario] = []
     seen: dict[str, str] = {}
     for path in paths:
-        files = sorted(
-            p for p in path.rglob("*") if p.suffix in SCENARIO_SUFFIXES
-        ) if path.is_dir() else [path]
+        files = (
+            sorted(p for p in path.rglob("*") if p.suffix in SCENARIO_SUFFIXES)
+            if path.is_dir()
+            else [path]
+        )
         for file in files:
             for scenario in load_scenario_file(file):
                 if scenario.id in seen:
                     raise ScenarioError(
-                        str(file), "id", f"duplicate id {scenario.id!r} (also in {seen[scenario.id]})"
+                        str(file),
+                        "id",
+                        f"duplicate id {scenario.id!r} (also in {seen[scenario.id]})",
                     )
                 seen[scenario.id] = str(file)
                 scenarios.append(scenario)
@@ -117,7 +124,9 @@ def _parse(text: str, path: Path) -> Any:
             return json.loads(text)
         return yaml.safe_load(text)
     except json.JSONDecodeError as exc:
-        raise ScenarioError(str(path), None, f"invalid JSON at line {exc.lineno}: {exc.msg}") from exc
+        raise ScenarioError(
+            str(path), None, f"invalid JSON at line {exc.lineno}: {exc.msg}"
+        ) from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

@@ -48,8 +48,10 @@ def _builtin(name: str, description: str) -> Callable[[], Suite]:
 
 
 BUILTIN: dict[str, tuple[str, Callable[[], Suite]]] = {
-    "quick": ("A handful of small scenarios for smoke runs.",
-              _builtin("quick", "A handful of small scenarios for smoke runs.")),
+    "quick": (
+        "A handful of small scenarios for smoke runs.",
+        _builtin("quick", "A handful of small scenarios for smoke runs."),
+    ),
 }
 """Built-in suites by name: (description, loader)."""
 

@@ -22,10 +22,12 @@ Aggregator = Callable[[Sequence[tuple[Scenario, ScenarioScore]]], dict[str, Any]
 def _aggregate_mean(records: Sequence[tuple[Scenario, ScenarioScore]]) -> dict[str, Any]:
     scores = [r.score for _, r in records if r.score is not None]
     perfect = [s for s in scores if s >= 1.0]
-    return {"metrics": {
-        "score": fmean(scores) if scores else None,
-        "perfect_rate": len(perfect) / len(scores) if scores else None,
-    }}
+    return {
+        "metrics": {
+            "score": fmean(scores) if scores else None,
+            "perfect_rate": len(perfect) / len(scores) if scores else None,
+        }
+    }
 
 
 SCORERS: dict[str, Scorer] = {
@@ -40,8 +42,11 @@ def score_trajectory(
     """Score one trajectory with its scenario's method (None score on infrastructure errors)."""
     if trajectory.termination == "infrastructure_error":
         return ScenarioScore(
-            scenario_id=scenario.id, trial=trajectory.trial, evaluation=scenario.evaluation,
-            score=None, details={"error": trajectory.error},
+            scenario_id=scenario.id,
+            trial=trajectory.trial,
+            evaluation=scenario.evaluation,
+            score=None,
+            details={"error": trajectory.error},
         )
     scorer = SCORERS.get(scenario.evaluation)
     if scorer is None:

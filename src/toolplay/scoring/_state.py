@@ -37,13 +37,18 @@ def score_state(scenario: Scenario, trajectory: Trajectory) -> ScenarioScore:
     """Score by final-state equality with the reference (see module docstring)."""
     expected_world = reference_world(scenario)
     actual_world = final_world(scenario, trajectory)
-    touched = sorted({c.table for c in expected_world.changes} | {c.table for c in trajectory.changes})
+    touched = sorted(
+        {c.table for c in expected_world.changes} | {c.table for c in trajectory.changes}
+    )
     expected, actual = expected_world.state(), actual_world.state()
     keys = {name: schema.key for name, schema in expected_world.schemas.items()}
     differing = [t for t in touched if _rows(expected, t, keys) != _rows(actual, t, keys)]
     score = 1.0 if not touched else 1 - len(differing) / len(touched)
     return ScenarioScore(
-        scenario_id=scenario.id, trial=trajectory.trial, evaluation="state", score=score,
+        scenario_id=scenario.id,
+        trial=trajectory.trial,
+        evaluation="state",
+        score=score,
         details={"tables": touched, "differing": differing},
     )
 

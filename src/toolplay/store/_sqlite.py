@@ -69,7 +69,9 @@ class RunStore:
         if version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
         elif version != SCHEMA_VERSION:
-            raise StoreError(f"{path}: store schema {version}, this toolplay reads {SCHEMA_VERSION}")
+            raise StoreError(
+                f"{path}: store schema {version}, this toolplay reads {SCHEMA_VERSION}"
+            )
 
     @classmethod
     def in_dir(cls, directory: Path, *, create: bool = False) -> RunStore:
@@ -117,33 +119,47 @@ class RunStore:
         with self._transaction() as db:
             db.execute(
                 "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
-                (scenario_id, trial, status, json.dumps(trajectory),
-                 None if score is None else json.dumps(score), error),
+                (
+                    scenario_id,
+                    trial,
+                    status,
+                    json.dumps(trajectory),
+                    None if score is None else json.dumps(score),
+                    error,
+                ),
             )
 
     def update_score(self, scenario_id: str, trial: int, score: dict[str, Any]) -> None:
         """Replace the stored score of one result (re-scoring)."""
         with self._transaction() as db:
-            db.execute("UPDATE results SET score = ? WHERE scenario_id = ? AND trial = ?",
-                       (json.dumps(score), scenario_id, trial))
+            db.execute(
+                "UPDATE results SET score = ? WHERE scenario_id = ? AND trial = ?",
+                (json.dumps(score), scenario_id, trial),
+            )
 
     def done(self) -> set[tuple[str, int]]:
         """Keys of results that need no retry (errors are retried on resume)."""
-        with closing(self._db.execute(
-            "SELECT scenario_id, trial FROM results WHERE status = 'done'"
-        )) as cur:
+        with closing(
+            self._db.execute("SELECT scenario_id, trial FROM results WHERE status = 'done'")
+        ) as cur:
             return {(row[0], row[1]) for row in cur}
 
     def results(self) -> list[StoredResult]:
         """Every stored result, ordered by scenario id and trial."""
-        with closing(self._db.execute(
-            "SELECT scenario_id, trial, status, trajectory, score, error FROM results "
-            "ORDER BY scenario_id, trial"
-        )) as cur:
+        with closing(
+            self._db.execute(
+                "SELECT scenario_id, trial, status, trajectory, score, error FROM results "
+                "ORDER BY scenario_id, trial"
+            )
+        ) as cur:
             return [
                 StoredResult(
-                    scenario_id=r[0], trial=r[1], status=r[2], trajectory=json.loads(r[3]),
-                    score=None if r[4] is None else json.loads(r[4]), error=r[5],
+                    scenario_id=r[0],
+                    trial=r[1],
+                    status=r[2],
+                    trajectory=json.loads(r[3]),
+                    score=None if r[4] is None else json.loads(r[4]),
+                    error=r[5],
                 )
                 for r in cur
             ]

@@ -1,5 +1,6 @@
 """Tools: the `@tool` decorator, registries built from domains, and safe execution."""
 
+from toolplay.tools._catalog import domains, registry_for
 from toolplay.tools._decorator import ToolKind, ToolMeta, tool, tool_meta
 from toolplay.tools._errors import (
     AuthenticationError,
@@ -9,7 +10,13 @@ from toolplay.tools._errors import (
     RegistryError,
     ToolError,
 )
-from toolplay.tools._catalog import domains, registry_for
+from toolplay.tools._presentation import (
+    AUGMENTATIONS,
+    Augmentation,
+    ToolPresentation,
+    present,
+    strip_descriptions,
+)
 from toolplay.tools._registry import (
     Domain,
     Registry,
@@ -22,6 +29,11 @@ from toolplay.tools._registry import (
 )
 
 __all__ = [
+    "AUGMENTATIONS",
+    "Augmentation",
+    "ToolPresentation",
+    "present",
+    "strip_descriptions",
     "AuthenticationError",
     "Domain",
     "InvalidArgumentError",

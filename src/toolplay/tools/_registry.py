@@ -45,7 +45,7 @@ class ToolSpec:
 
     @property
     def kind(self) -> ToolKind:
-        """"action" or "read"."""
+        """ "action" or "read"."""
         return self.meta.kind
 
     @property
@@ -208,8 +208,15 @@ def parse_arguments(text: str) -> dict[str, Any] | str:
     return value
 
 
-_JSON_TYPE = {str: "string", int: "integer", float: "number", bool: "boolean",
-              list: "array", dict: "object", type(None): "null"}
+_JSON_TYPE = {
+    str: "string",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    list: "array",
+    dict: "object",
+    type(None): "null",
+}
 
 
 def describe_validation(exc: ValidationError, spec: ToolSpec) -> str:

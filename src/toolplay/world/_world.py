@@ -121,10 +121,15 @@ class World:
         """Change session fields (login, logout, device facts)."""
         before = self._session
         self._session = freeze_row({**before, **values})
-        self._record(WorldChange(
-            index=self.index, table="session", op="session",
-            before=dict(before), after=dict(self._session),
-        ))
+        self._record(
+            WorldChange(
+                index=self.index,
+                table="session",
+                op="session",
+                before=dict(before),
+                after=dict(self._session),
+            )
+        )
 
     def rng(self, name: str) -> random.Random:
         """A random generator for `name`, seeded from the world seed; rolled back with calls."""
@@ -181,11 +186,15 @@ class World:
         self, table: str, rows: tuple[Row, ...], op: Any, before: Row | None, after: Row | None
     ) -> None:
         self._tables[table] = rows
-        self._record(WorldChange(
-            index=self.index, table=table, op=op,
-            before=dict(before) if before is not None else None,
-            after=dict(after) if after is not None else None,
-        ))
+        self._record(
+            WorldChange(
+                index=self.index,
+                table=table,
+                op=op,
+                before=dict(before) if before is not None else None,
+                after=dict(after) if after is not None else None,
+            )
+        )
 
     def _record(self, change: WorldChange) -> None:
         if self._pending is not None:

@@ -17,9 +17,7 @@ def _existing(world: World, person_id: str) -> None:
 
 
 @tool(kind="action", reads={"contacts"}, writes={"contacts"})
-def add_contact(
-    world: World, name: str, phone_number: str, relationship: str | None = None
-) -> str:
+def add_contact(world: World, name: str, phone_number: str, relationship: str | None = None) -> str:
     """Add a person to the contact book and return the new contact's person_id.
 
     Args:
@@ -31,10 +29,16 @@ def add_contact(
     if not name.strip():
         raise InvalidArgumentError("name must not be empty.")
     person_id = new_id(world, "contacts")
-    world.insert("contacts", {
-        "person_id": person_id, "name": name, "phone_number": number,
-        "relationship": relationship, "is_self": False,
-    })
+    world.insert(
+        "contacts",
+        {
+            "person_id": person_id,
+            "name": name,
+            "phone_number": number,
+            "relationship": relationship,
+            "is_self": False,
+        },
+    )
     return person_id
 
 

@@ -36,15 +36,18 @@ def send_message_with_phone_number(world: World, phone_number: str, content: str
     require_setting(world, "cellular", "Cellular service")
     sender_id, sender_number = _self(world)
     message_id = new_id(world, "messages")
-    world.insert("messages", {
-        "message_id": message_id,
-        "sender_person_id": sender_id,
-        "sender_phone_number": sender_number,
-        "recipient_person_id": _person_id(world, number),
-        "recipient_phone_number": number,
-        "content": content,
-        "creation_timestamp": world.clock.timestamp(),
-    })
+    world.insert(
+        "messages",
+        {
+            "message_id": message_id,
+            "sender_person_id": sender_id,
+            "sender_phone_number": sender_number,
+            "recipient_person_id": _person_id(world, number),
+            "recipient_phone_number": number,
+            "content": content,
+            "creation_timestamp": world.clock.timestamp(),
+        },
+    )
     return message_id
 
 
