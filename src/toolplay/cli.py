@@ -82,6 +82,10 @@ def run(
     system_prompt: Annotated[
         str | None, typer.Option(help="Replace the base system prompt.")
     ] = None,
+    augment: Annotated[
+        list[str] | None,
+        typer.Option(help="Tool augmentation applied to every scenario (repeatable), e.g. no_docs."),
+    ] = None,
 ) -> None:
     """Play a suite with an assistant and a user, score it, and write the run directory."""
 
@@ -97,6 +101,7 @@ def run(
             trials=trials,
             resume=resume,
             system_prompt=system_prompt,
+            augment=augment or [],
         )
         return _progress_run(config)
 
