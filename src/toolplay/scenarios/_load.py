@@ -33,13 +33,14 @@ def load_scenario_file(path: Path) -> list[Scenario]:
         raise ScenarioError(source, None, "file is not UTF-8 text") from exc
     data = _parse(text, path)
     items = data.get("scenarios") if isinstance(data, dict) and "scenarios" in data else data
-    if isinstance(items, dict):
+    single = isinstance(items, dict)
+    if single:
         items = [items]
     if not isinstance(items, list):
         raise ScenarioError(source, None, "expected a scenario mapping or a list of scenarios")
     scenarios = []
     for position, item in enumerate(items):
-        prefix = f"scenarios[{position}]." if len(items) > 1 or data is not items else ""
+        prefix = "" if single else f"scenarios[{position}]."
         scenarios.append(parse_scenario(item, source, prefix))
     return scenarios
 
@@ -68,7 +69,8 @@ def check_against_catalog(scenario: Scenario, source: str, prefix: str = "") -> 
             raise ScenarioError(
                 source,
                 f"{prefix}world.tables.{table}",
-                f"no such table in domains {scenario.world.domains}; known: {sorted(registry.tables)}",
+                f"no such table in domains {scenario.world.domains}; "
+                f"known: {sorted(registry.tables)}",
             )
         columns = set(registry.tables[table].columns)
         for row_number, row in enumerate(scenario.world.tables[table]):

@@ -60,7 +60,8 @@ class Domain:
 
     name: str
     tables: Mapping[str, TableSchema]
-    tools: Sequence[Callable[..., Any]]
+    tools: Sequence[object]
+    """Functions decorated with `@tool`."""
     description: str = ""
     defaults: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
     """Rows a table starts with when a scenario gives none (e.g. the one settings row)."""
@@ -171,15 +172,15 @@ def build_registry(domains: Iterable[Domain]) -> Registry:
     by_name: dict[str, Domain] = {}
     for domain in domains:
         by_name[domain.name] = domain
-        for name, schema in domain.tables.items():
-            if name in tables and tables[name] != schema:
-                raise RegistryError(f"table {name!r} declared differently by two domains")
-            tables[name] = schema
+        for table_name, table in domain.tables.items():
+            if table_name in tables and tables[table_name] != table:
+                raise RegistryError(f"table {table_name!r} declared differently by two domains")
+            tables[table_name] = table
         for function in domain.tools:
-            meta = tool_meta(function)
-            if meta is None:
-                raise RegistryError(f"{function.__qualname__} is not decorated with @tool")
-            name = meta.name or function.__name__
+            meta = tool_meta(function) if callable(function) else None
+            if meta is None or not callable(function):
+                raise RegistryError(f"{function!r} is not a function decorated with @tool")
+            name = meta.name or str(getattr(function, "__name__", function))
             if name in tools:
                 raise RegistryError(f"tool {name!r} registered twice")
             unknown = (meta.reads | meta.writes) - set(domain.tables) - {"session"}

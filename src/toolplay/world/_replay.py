@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from toolplay.messages import WorldChange
+from toolplay.world._state import Row
 from toolplay.world._world import World, WorldError
 
 
@@ -25,8 +26,12 @@ def replay_changes(world: World, changes: Iterable[WorldChange]) -> World:
             row = world.find_one(change.table, target)
             if row is None:
                 raise WorldError(f"recorded {change.op} on {change.table!r}: row not found")
+
+            def same(candidate: Row, target: Row = row) -> bool:
+                return candidate is target
+
             if change.op == "update":
-                world.update(change.table, lambda r, row=row: r is row, change.after or {})
+                world.update(change.table, same, change.after or {})
             else:
-                world.delete(change.table, lambda r, row=row: r is row)
+                world.delete(change.table, same)
     return world

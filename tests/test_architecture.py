@@ -1,0 +1,77 @@
+"""Dependency direction between packages (docs/architecture.md), checked on the source."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "toolplay"
+
+# package -> packages it may import (besides itself)
+ALLOWED = {
+    "messages": set(),
+    "world": {"messages"},
+    "tools": {"messages", "world"},
+    "scenarios": {"messages", "world", "tools"},
+    "roles": {"messages", "world", "tools", "scenarios"},
+    "runtime": {"messages", "world", "tools", "scenarios", "roles"},
+    "scoring": {"messages", "world", "tools", "scenarios"},
+    "store": set(),
+    "testing": {"messages", "world", "tools", "scenarios", "roles"},
+    "runs": {
+        "messages",
+        "world",
+        "tools",
+        "scenarios",
+        "roles",
+        "runtime",
+        "scoring",
+        "store",
+        "__init__",
+    },
+    "report": {"messages", "scenarios", "scoring", "store", "runs", "__init__"},
+    "validate": {"messages", "world", "tools", "scenarios", "roles", "runtime", "scoring", "runs"},
+}
+
+
+def package_of(path: Path) -> str:
+    relative = path.relative_to(SRC)
+    return relative.parts[0].removesuffix(".py")
+
+
+def imported_packages(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "toolplay":
+                found.add(parts[1] if len(parts) > 1 else "__init__")
+    return found
+
+
+def test_imports_point_one_way() -> None:
+    violations = []
+    for path in sorted(SRC.rglob("*.py")):
+        package = package_of(path)
+        if package in ("cli", "__init__"):
+            continue
+        allowed = ALLOWED.get(package)
+        assert allowed is not None, f"{path}: package {package!r} missing from ALLOWED"
+        for target in imported_packages(path) - {package}:
+            if target == "cli" or target not in allowed:
+                violations.append(f"{path.relative_to(SRC)} imports toolplay.{target}")
+    assert not violations, "\n".join(violations)
+
+
+def test_no_module_over_800_lines() -> None:
+    long = [
+        f"{p.relative_to(SRC)}: {n}"
+        for p in SRC.rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 800
+    ]
+    assert not long, long
