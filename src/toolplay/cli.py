@@ -9,7 +9,7 @@ import asyncio
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, cast
 
 import typer
 from rich.console import Console
@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from toolplay.report import render_summary
-from toolplay.runs import RunConfig, execute_run, rescore_run
+from toolplay.runs import Mode, RunConfig, execute_run, rescore_run
 from toolplay.scenarios import BUILTIN, IMPORTERS, load_suite
 from toolplay.validate import validate_suite
 
@@ -84,7 +84,7 @@ def run(
     ] = None,
     augment: Annotated[
         list[str] | None,
-        typer.Option(help="Tool augmentation applied to every scenario (repeatable), e.g. no_docs."),
+        typer.Option(help="Tool augmentation for every scenario (repeatable), e.g. no_docs."),
     ] = None,
 ) -> None:
     """Play a suite with an assistant and a user, score it, and write the run directory."""
@@ -92,9 +92,9 @@ def run(
     def action() -> dict[str, Any]:
         config = RunConfig(
             suite=suite,
-            mode=mode,
+            mode=cast(Mode | None, mode),
             assistant=assistant,
-            user=user,  # type: ignore[arg-type]
+            user=user,
             limit=limit,
             out=out,
             concurrency=concurrency,
