@@ -7,6 +7,7 @@ only their own view of the message bus. A role that cannot reach its model after
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -30,6 +31,8 @@ class RoleContext:
     messages: tuple[Message, ...]
     tools: tuple[dict[str, Any], ...] = ()
     system_prompt: str | None = None
+    tool_names: Mapping[str, str] = field(default_factory=dict)
+    """Shown → real names of renamed tools. Only privileged roles (the oracle) use it."""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,10 @@ from toolplay.roles._base import AssistantTurn, RoleContext
 
 
 class OracleAssistant:
-    """Replays `scenario.reference`; answers with the turn's reply once its calls are made."""
+    """Replays `scenario.reference`; answers with the turn's reply once its calls are made.
+
+    Under renamed tools (augmentations) it calls the shown names, from `context.tool_names`.
+    """
 
     name = "oracle"
 
@@ -33,9 +36,9 @@ class OracleAssistant:
         if step < len(turn.calls):
             call = turn.calls[step]
             call_id = f"call_{turn_index}_{step}"
-            return AssistantTurn(
-                tool_calls=(ToolCall.from_args(call_id, call.name, call.arguments),)
-            )
+            shown = {real: shown for shown, real in context.tool_names.items()}
+            name = shown.get(call.name, call.name)
+            return AssistantTurn(tool_calls=(ToolCall.from_args(call_id, name, call.arguments),))
         return AssistantTurn(content=turn.reply or "Done.")
 
 

@@ -84,7 +84,9 @@ async def play_dynamic(
             elif speaker == "assistant":
                 if _turns(bus) >= scenario.max_turns:
                     raise _Stop("turn_limit")
-                context = RoleContext(scenario, bus.view("assistant"), tools, prompt)
+                context = RoleContext(
+                    scenario, bus.view("assistant"), tools, prompt, renamed(presentation)
+                )
                 try:
                     answer = await assistant.respond(context)
                 except InfrastructureError as exc:

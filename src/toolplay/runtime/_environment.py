@@ -19,8 +19,10 @@ from toolplay.world import World
 def execution_order(calls: Sequence[ToolCall], registry: Registry) -> list[int]:
     """Positions of `calls` in the order they must run (readers before writers).
 
-    A call waits while another pending call reads a table it writes. When every pending call
-    waits (a cycle, e.g. two calls that both read and write settings), the earliest goes first.
+    Call `a` must run before call `b` when `a` reads a table `b` writes and `b` reads nothing
+    `a` writes (a one-way conflict). Mutual conflicts (both read what the other writes) set no
+    order. Among the calls free to run, the assistant's order decides; if one-way conflicts form
+    a cycle, the earliest call with the fewest unmet predecessors goes first.
     """
 
     def access(call: ToolCall) -> tuple[frozenset[str], frozenset[str]]:
@@ -28,14 +30,19 @@ def execution_order(calls: Sequence[ToolCall], registry: Registry) -> list[int]:
         return (spec.meta.reads, spec.meta.writes) if spec else (frozenset(), frozenset())
 
     accesses = [access(call) for call in calls]
-    remaining = list(range(len(calls)))
+    count = len(calls)
+    before = [
+        {
+            a
+            for a in range(count)
+            if a != b and accesses[a][0] & accesses[b][1] and not accesses[b][0] & accesses[a][1]
+        }
+        for b in range(count)
+    ]
+    remaining = list(range(count))
     order: list[int] = []
     while remaining:
-
-        def waits(i: int) -> bool:
-            return any(j != i and accesses[j][0] & accesses[i][1] for j in remaining)
-
-        ready = next((i for i in remaining if not waits(i)), remaining[0])
+        ready = min(remaining, key=lambda b: (len(before[b] & set(remaining)), b))
         order.append(ready)
         remaining.remove(ready)
     return order

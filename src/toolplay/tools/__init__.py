@@ -1,5 +1,6 @@
 """Tools: the `@tool` decorator, registries built from domains, and safe execution."""
 
+from toolplay.tools._augmentations import AUGMENTATIONS, present, rank_distractors, scrambled_name
 from toolplay.tools._catalog import domains, registry_for
 from toolplay.tools._decorator import ToolKind, ToolMeta, tool, tool_meta
 from toolplay.tools._errors import (
@@ -10,13 +11,7 @@ from toolplay.tools._errors import (
     RegistryError,
     ToolError,
 )
-from toolplay.tools._presentation import (
-    AUGMENTATIONS,
-    Augmentation,
-    ToolPresentation,
-    present,
-    strip_descriptions,
-)
+from toolplay.tools._presentation import Augmentation, ToolPresentation, strip_descriptions
 from toolplay.tools._registry import (
     Domain,
     Registry,
@@ -33,6 +28,8 @@ __all__ = [
     "Augmentation",
     "ToolPresentation",
     "present",
+    "rank_distractors",
+    "scrambled_name",
     "strip_descriptions",
     "AuthenticationError",
     "Domain",

@@ -9,11 +9,10 @@ unknown tool even if a real tool has it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolplay.tools._errors import RegistryError
 from toolplay.tools._registry import Registry
 
 
@@ -58,27 +57,3 @@ def strip_descriptions(*, tools: bool, arguments: bool) -> Augmentation:
         return ToolPresentation(tuple(schemas), presentation.names)
 
     return apply
-
-
-AUGMENTATIONS: dict[str, Augmentation] = {
-    "no_docs": strip_descriptions(tools=True, arguments=True),
-    "no_tool_descriptions": strip_descriptions(tools=True, arguments=False),
-    "no_arg_descriptions": strip_descriptions(tools=False, arguments=True),
-}
-"""Named augmentations; more register here."""
-
-
-def present(
-    offered: Registry, augmentations: Sequence[str] = (), full: Registry | None = None
-) -> ToolPresentation:
-    """The presentation of `offered` after the named augmentations, in order.
-
-    `full` is every tool the world could run (distraction tools come from it); defaults to
-    `offered`.
-    """
-    presentation = ToolPresentation.plain(offered)
-    for name in augmentations:
-        if name not in AUGMENTATIONS:
-            raise RegistryError(f"unknown augmentation {name!r}; known: {', '.join(AUGMENTATIONS)}")
-        presentation = AUGMENTATIONS[name](presentation, full or offered)
-    return presentation

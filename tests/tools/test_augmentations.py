@@ -1,0 +1,119 @@
+"""Each augmentation changes what the assistant is shown, and nothing else."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from typing import Any
+
+import pytest
+
+from toolplay.messages import ToolCall
+from toolplay.roles import OracleAssistant, ScriptedUser
+from toolplay.runtime import Environment, play_dynamic
+from toolplay.scenarios import load_suite
+from toolplay.tools import (
+    AUGMENTATIONS,
+    RegistryError,
+    ToolPresentation,
+    present,
+    rank_distractors,
+    registry_for,
+    scrambled_name,
+)
+
+FULL = registry_for(["settings", "contacts", "messaging"])
+OFFERED = FULL.select(["search_contacts", "send_message_with_phone_number"])
+PLAIN = ToolPresentation.plain(OFFERED)
+
+
+def without(schemas: list[dict[str, Any]], *, tool_desc: bool, arg_keys: tuple[str, ...]) -> list:
+    schemas = copy.deepcopy(schemas)
+    for schema in schemas:
+        if tool_desc:
+            schema["function"]["description"] = ""
+        for prop in schema["function"]["parameters"]["properties"].values():
+            for key in arg_keys:
+                prop.pop(key, None)
+    return schemas
+
+
+@pytest.mark.parametrize(
+    ("name", "tool_desc", "arg_keys"),
+    [
+        ("no_tool_descriptions", True, ()),
+        ("no_arg_descriptions", False, ("description",)),
+        ("no_docs", True, ("description",)),
+        ("no_arg_types", False, ("type", "items", "anyOf", "format", "minimum", "maximum")),
+    ],
+)
+def test_schema_stripping_removes_exactly_its_part(
+    name: str, tool_desc: bool, arg_keys: tuple[str, ...]
+) -> None:
+    shown = present(OFFERED, [name], FULL)
+    expected = without(list(PLAIN.schemas), tool_desc=tool_desc, arg_keys=arg_keys)
+    assert list(shown.schemas) == expected
+    assert list(shown.schemas) != list(PLAIN.schemas)
+    assert shown.names == PLAIN.names
+    assert OFFERED["search_contacts"].schema == PLAIN.schemas[0]  # the registry is untouched
+
+
+def test_scrambled_names_rename_only() -> None:
+    shown = present(OFFERED, ["scrambled_names"], FULL)
+    for before, after in zip(PLAIN.schemas, shown.schemas, strict=True):
+        real = before["function"]["name"]
+        assert after["function"]["name"] == scrambled_name(real) != real
+        assert {**after["function"], "name": real} == before["function"]
+        assert shown.real_name(after["function"]["name"]) == real
+    assert shown.real_name("search_contacts") is None  # real names are not callable any more
+
+
+@pytest.mark.parametrize(
+    ("name", "count"), [("distractors_3", 3), ("distractors_10", 10), ("distractors_all", None)]
+)
+def test_distractors_add_real_unoffered_tools_most_similar_first(
+    name: str, count: int | None
+) -> None:
+    shown = present(OFFERED, [name], FULL)
+    assert shown.schemas[:2] == PLAIN.schemas
+    added = [s["function"]["name"] for s in shown.schemas[2:]]
+    ranking = rank_distractors(PLAIN, FULL)
+    assert added == (ranking if count is None else ranking[:count])
+    assert set(added).isdisjoint(PLAIN.names) and set(added) <= set(FULL.names())
+    for schema in shown.schemas[2:]:
+        assert schema == FULL[schema["function"]["name"]].schema
+    if count is None:
+        assert len(added) == len(FULL.names()) - 2
+
+
+def test_distractor_ranking_prefers_related_tools() -> None:
+    ranking = rank_distractors(PLAIN, FULL)
+    assert ranking.index("search_messages") < ranking.index("get_low_battery_mode_status")
+
+
+def test_unknown_augmentation_is_refused() -> None:
+    with pytest.raises(RegistryError, match="unknown augmentation 'shuffle'"):
+        present(OFFERED, ["shuffle"])
+
+
+@pytest.mark.parametrize("name", sorted(AUGMENTATIONS))
+def test_oracle_outcome_is_the_same_under_every_augmentation(name: str) -> None:
+    suite = load_suite("quick")
+    for scenario in suite.scenarios:
+        plain = asyncio.run(play_dynamic(scenario, OracleAssistant(), ScriptedUser()))
+        shown = asyncio.run(
+            play_dynamic(scenario, OracleAssistant(), ScriptedUser(), augment=[name])
+        )
+        assert shown.changes == plain.changes
+        assert [m.result for m in shown.messages] == [m.result for m in plain.messages]
+        assert [m.tool_name for m in shown.messages] == [m.tool_name for m in plain.messages]
+
+
+def test_wrong_type_without_types_names_the_expected_type() -> None:
+    world = FULL.new_world({}, clock=load_suite("quick").scenarios[0].world.clock)
+    env = Environment(world, OFFERED, present(OFFERED, ["no_arg_types"], FULL))
+    outcome = env.execute(
+        ToolCall(id="1", name="search_contacts", arguments='{"is_self": "yes"}'), 1
+    )
+    assert outcome.error_type == "invalid_arguments"
+    assert "must be of type boolean" in (outcome.error or "")
