@@ -110,7 +110,9 @@ def test_huge_and_deep_arguments_are_refused_cleanly(name: str, scale: int) -> N
 
 def test_no_model_output_is_ever_evaluated_as_code() -> None:
     src = Path(__file__).resolve().parents[2] / "src" / "toolplay"
-    pattern = re.compile(r"(?<![\w.])(eval|exec)\s*\(|pickle\.loads|shell=True|yaml\.load\((?!.*(?i:safe))")
+    pattern = re.compile(
+        r"(?<![\w.])(eval|exec)\s*\(|pickle\.loads|shell=True|yaml\.load\((?!.*(?i:safe))"
+    )
     offenders = [
         f"{p}:{n}"
         for p in src.rglob("*.py")
