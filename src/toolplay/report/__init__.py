@@ -1,5 +1,24 @@
-"""Reports: the terminal summary (and, later, HTML reports and comparisons)."""
+"""Reports: the terminal summary, the HTML report of a run, and comparisons of runs."""
 
-from toolplay.report._terminal import render_summary
+from toolplay.report._compare import Comparison, PairAgreement, compare_runs, load_human_scores
+from toolplay.report._compare_html import build_comparison, write_comparison
+from toolplay.report._data import ReportError, RunData, load_run
+from toolplay.report._html import REPORT_FILE, build_report, write_report
+from toolplay.report._terminal import render_comparison, render_summary
 
-__all__ = ["render_summary"]
+__all__ = [
+    "REPORT_FILE",
+    "Comparison",
+    "PairAgreement",
+    "ReportError",
+    "RunData",
+    "build_comparison",
+    "build_report",
+    "compare_runs",
+    "load_human_scores",
+    "load_run",
+    "render_comparison",
+    "render_summary",
+    "write_comparison",
+    "write_report",
+]

@@ -1,4 +1,8 @@
-"""The terminal summary printed after every run (rich tables)."""
+"""Terminal output (rich): the summary printed after every run, and `toolplay compare`.
+
+Everything printed from run data goes through `Text` or `highlight=False` with markup off,
+so a model's reply or an error message can never inject rich markup.
+"""
 
 from __future__ import annotations
 
@@ -6,52 +10,155 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
+
+from toolplay.report._compare import Comparison, stat_cells
+from toolplay.report._metrics import (
+    COUNT_KEYS,
+    GROUP_SECTIONS,
+    flatten,
+    fmt,
+    group_table,
+    ordered_metrics,
+    trial_count,
+    trial_rows,
+)
+
+__all__ = ["render_comparison", "render_summary"]
 
 
-def _fmt(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.3f}"
-    return "-" if value is None else str(value)
+def _table(title: str, *columns: str, numeric_from: int = 1) -> Table:
+    table = Table(title=title, title_justify="left", title_style="bold", header_style="dim")
+    for i, column in enumerate(columns):
+        # Spaces let long metric names wrap instead of being cut ("milestone…").
+        table.add_column(
+            column.replace("_", " "),
+            justify="right" if i >= numeric_from else "left",
+            no_wrap=i < numeric_from,
+        )
+    return table
+
+
+def _row(table: Table, *cells: str) -> None:
+    table.add_row(*(Text(c) for c in cells))
 
 
 def render_summary(summary: dict[str, Any], console: Console) -> None:
-    """Print headline metrics, breakdowns, errors, terminations and token cost."""
-    head = Table(
-        title=f"toolplay · {summary.get('suite')} · {summary.get('assistant')}", show_header=True
+    """Print headline metrics, breakdowns, errors, terminations and token cost.
+
+    Args:
+        summary: A run's summary (as in summary.json); absent sections are skipped.
+        console: Where to print.
+    """
+    title = Text.assemble(
+        ("toolplay", "bold"),
+        f" · {summary.get('suite', '?')} · {summary.get('assistant', '?')}"
+        f" · {summary.get('mode', '?')} · user {summary.get('user', '?')}",
     )
-    head.add_column("metric")
-    head.add_column("value", justify="right")
-    for key in ("scenarios", "completed", "errors"):
-        head.add_row(key, _fmt(summary.get(key)))
-    for key, value in (summary.get("metrics") or {}).items():
-        if not isinstance(value, dict):
-            head.add_row(key, _fmt(value))
+    console.print(title)
+    head = _table("Results", "metric", "value")
+    trials = trial_count(summary)
+    _row(head, "scenario trials" if trials > 1 else "scenarios", fmt(summary.get("scenarios")))
+    _row(head, "completed", fmt(summary.get("completed")))
+    _row(head, "infrastructure errors", fmt(summary.get("errors")))
+    for key, value in ordered_metrics(summary.get("metrics") or {}):
+        if key not in COUNT_KEYS:  # counts are the rows above
+            _row(head, key, fmt(value))
     console.print(head)
-    for section in ("splits", "by_category", "by_augmentation"):
-        groups = summary.get(section) or {}
-        if not groups:
+    for key, title_text in GROUP_SECTIONS:
+        groups = summary.get(key)
+        if not isinstance(groups, dict) or not groups:
             continue
-        rows = {
-            name: (g.get("metrics", g) if isinstance(g, dict) else {}) for name, g in groups.items()
-        }
-        keys = sorted({k for r in rows.values() for k, v in r.items() if not isinstance(v, dict)})
-        table = Table(section.replace("_", " "), *keys, title=section.replace("_", " "))
-        for name, values in rows.items():
-            table.add_row(name, *(_fmt(values.get(k)) for k in keys))
+        columns, rows = group_table(groups)
+        table = _table(title_text, key.removeprefix("by_").rstrip("s"), *columns)
+        for name, values in rows:
+            _row(table, name, *(fmt(values.get(c)) for c in columns))
         console.print(table)
-    terminations = summary.get("termination") or {}
-    if terminations:
-        console.print("termination: " + ", ".join(f"{k} {v}" for k, v in terminations.items()))
+    for key in ("counts", "error_types"):
+        value = summary.get(key)
+        if isinstance(value, dict) and value:
+            parts = [f"{k} {fmt(v)}" for k, v in flatten(value).items()]
+            console.print(Text(f"{key.replace('_', ' ')}: " + " · ".join(parts)), soft_wrap=True)
+    _render_trials(summary, console)
+    _render_termination(summary, console)
     usage = summary.get("usage") or {}
     if usage.get("calls"):
         console.print(
-            f"tokens: {usage.get('prompt_tokens', 0)} prompt + "
-            f"{usage.get('completion_tokens', 0)} completion in {usage['calls']} call(s)"
+            Text(
+                f"tokens: {fmt(usage.get('prompt_tokens', 0))} prompt + "
+                f"{fmt(usage.get('completion_tokens', 0))} completion "
+                f"in {fmt(usage['calls'])} model call(s)"
+            )
         )
     for error in summary.get("error_list") or []:
-        console.print(
-            f"[red]error[/red] {error['scenario_id']} (trial {error['trial']}): "
-            f"{str(error['error']).splitlines()[0] if error['error'] else ''}",
-            highlight=False,
-            soft_wrap=True,
+        message = str(error.get("error") or "").strip().splitlines()
+        line = Text("error ", style="red")
+        line.append(f"{error.get('scenario_id')} (trial {error.get('trial')}): ")
+        line.append(message[0] if message else "(no message)")
+        console.print(line, soft_wrap=True)
+
+
+def _render_trials(summary: dict[str, Any], console: Console) -> None:
+    rows = trial_rows(summary)
+    if not rows:
+        return
+    section = summary["trials"]
+    table = _table("Trials: pass^k", "k", "pass^k", "scenarios with k trials")
+    for row in rows:
+        _row(table, row.k, fmt(row.pass_hat_k), fmt(row.scenarios))
+    console.print(table)
+    if section.get("score_mean") is not None:
+        spread = fmt({"mean": section.get("score_mean"), "std": section.get("score_std")})
+        console.print(Text(f"score over trials: {spread} (mean ± std of per-trial means)"))
+
+
+def _render_termination(summary: dict[str, Any], console: Console) -> None:
+    counts = summary.get("termination") or {}
+    total = sum(int(v) for v in counts.values())
+    if not total:
+        return
+    table = _table("How conversations ended", "reason", "count", "share")
+    for reason, count in sorted(counts.items(), key=lambda kv: (-int(kv[1]), kv[0])):
+        _row(table, reason, fmt(int(count)), f"{int(count) / total:.0%}")
+    console.print(table)
+
+
+def render_comparison(comparison: Comparison, console: Console) -> None:
+    """Print runs side by side, per-category scores and the pairwise agreement.
+
+    Args:
+        comparison: The result of `compare_runs`.
+        console: Where to print.
+    """
+    side = _table("Runs side by side", "", *comparison.labels)
+    for name, cells in comparison.metric_rows:
+        _row(side, name, *cells)
+    console.print(side)
+    if comparison.category_rows:
+        table = _table(
+            f"By category ({comparison.category_metric})", "category", *comparison.labels
         )
+        for name, cells in comparison.category_rows:
+            _row(table, name, *cells)
+        console.print(table)
+    agree = _table(
+        "Agreement per scenario", "a", "b", "n", "Pearson", "Spearman", "ICC(3,1)", numeric_from=2
+    )
+    for pair in comparison.pairs:
+        stats = stat_cells(pair.stats)
+        _row(
+            agree,
+            pair.left,
+            pair.right,
+            stats["n"],
+            stats["pearson"],
+            stats["spearman"],
+            stats["icc"],
+        )
+    console.print(agree)
+    console.print(
+        Text(
+            "'-': undefined (fewer than two shared scenarios, or one side scores them all alike)",
+            style="dim",
+        )
+    )

@@ -1,0 +1,240 @@
+"""`toolplay compare`: runs side by side, and how well their per-scenario scores agree.
+
+Scores are compared per scenario id, averaged over a run's scored trials, so a static and a
+dynamic run of the same suite (or two assistants) pair up scenario by scenario. Only
+scenarios scored in both sides enter a pair's statistics; the count used is shown as `n`.
+Human scores come from a CSV of `scenario_id,score` rows (a header row is optional); they
+should be on the same scale as the runs' scores (0–1) for ICC(3,1) to be meaningful, as
+ICC's consistency form forgives a constant offset but not a different scale.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolplay.report._data import ReportError, RunData, load_run
+from toolplay.report._metrics import (
+    chart_metric,
+    fmt,
+    group_table,
+    ordered_metrics,
+    trial_count,
+    trial_rows,
+)
+from toolplay.scoring import Agreement, agreement
+
+__all__ = [
+    "Comparison",
+    "PairAgreement",
+    "compare_runs",
+    "load_human_scores",
+    "spread",
+    "stat_cells",
+]
+
+HUMAN = "human"
+_ID_HEADERS = ("scenario_id", "scenario", "id")
+_SCORE_HEADERS = ("score", "human", "human_score", "rating")
+
+
+@dataclass(frozen=True)
+class PairAgreement:
+    """Agreement of two score sources over the scenarios both scored."""
+
+    left: str
+    right: str
+    stats: Agreement
+    points: tuple[tuple[str, float, float], ...]
+    only_left: int
+    only_right: int
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Everything `toolplay compare` prints or renders."""
+
+    runs: tuple[RunData, ...]
+    labels: tuple[str, ...]
+    human: dict[str, float] | None
+    metric_rows: tuple[tuple[str, tuple[str, ...]], ...]
+    category_rows: tuple[tuple[str, tuple[str, ...]], ...]
+    category_metric: str | None
+    pairs: tuple[PairAgreement, ...]
+    scenario_rows: tuple[tuple[str, tuple[float | None, ...]], ...]
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """Column names of `scenario_rows`: the run labels, then `human` when given."""
+        return self.labels + ((HUMAN,) if self.human is not None else ())
+
+
+def load_human_scores(path: Path) -> dict[str, float]:
+    """Read human scores from a CSV file: one `scenario_id,score` row per scenario.
+
+    A first row whose score column is not a number is taken as a header; a header may name
+    its columns (`scenario_id`/`scenario`/`id` and `score`/`human`/`rating`) in any order.
+    Blank lines and lines starting with `#` are skipped.
+
+    Raises:
+        ReportError: The file is unreadable, a row is malformed, a score is not a finite
+            number, or a scenario id appears twice (naming file, line and reason).
+    """
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise ReportError(f"{path}: cannot read human scores ({exc.strerror or exc})") from exc
+    id_col, score_col = 0, 1
+    scores: dict[str, float] = {}
+    first = True
+    for number, row in enumerate(csv.reader(text.splitlines()), 1):
+        cells = [c.strip() for c in row]
+        if not any(cells) or cells[0].startswith("#"):
+            continue
+        if len(cells) < 2:
+            raise ReportError(f"{path}: line {number}: expected 'scenario_id,score'")
+        if first:
+            first = False
+            if _number(cells[score_col]) is None:
+                names = [c.lower() for c in cells]
+                id_col = next((names.index(h) for h in _ID_HEADERS if h in names), 0)
+                score_col = next((names.index(h) for h in _SCORE_HEADERS if h in names), 1)
+                continue
+        if max(id_col, score_col) >= len(cells):
+            raise ReportError(f"{path}: line {number}: missing column")
+        scenario, value = cells[id_col], _number(cells[score_col])
+        if not scenario:
+            raise ReportError(f"{path}: line {number}: empty scenario id")
+        if value is None:
+            raise ReportError(
+                f"{path}: line {number}: score {cells[score_col]!r} is not a finite number"
+            )
+        if scenario in scores:
+            raise ReportError(f"{path}: line {number}: scenario {scenario!r} appears twice")
+        scores[scenario] = value
+    if not scores:
+        raise ReportError(f"{path}: no scores found")
+    return scores
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _labels(runs: Sequence[RunData]) -> tuple[str, ...]:
+    names = [r.label for r in runs]
+    if len(set(names)) == len(names):
+        return tuple(names)
+    return tuple(str(r.path) for r in runs)
+
+
+def _pair(left: str, a: dict[str, float], right: str, b: dict[str, float]) -> PairAgreement:
+    common = sorted(set(a) & set(b))
+    return PairAgreement(
+        left=left,
+        right=right,
+        stats=agreement([a[s] for s in common], [b[s] for s in common]),
+        points=tuple((s, a[s], b[s]) for s in common),
+        only_left=len(set(a) - set(b)),
+        only_right=len(set(b) - set(a)),
+    )
+
+
+def _side_by_side(runs: Sequence[RunData]) -> list[tuple[str, tuple[str, ...]]]:
+    rows: list[tuple[str, tuple[str, ...]]] = []
+    for key in ("suite", "mode", "assistant", "user"):
+        rows.append((key, tuple(fmt(r.summary.get(key, r.config.get(key))) for r in runs)))
+    rows.append(("trials", tuple(fmt(trial_count(r.summary, r.config)) for r in runs)))
+    for key in ("scenarios", "completed", "errors"):
+        rows.append((key, tuple(fmt(r.summary.get(key)) for r in runs)))
+    flat = [dict(ordered_metrics(r.summary.get("metrics") or {})) for r in runs]
+    keys: list[str] = []
+    for metrics in flat:
+        keys += [k for k in metrics if k not in keys]
+    rows += [(k, tuple(fmt(m.get(k)) for m in flat)) for k in keys]
+    passes = [{r.k: r.pass_hat_k for r in trial_rows(run.summary)} for run in runs]
+    ks = sorted({k for p in passes for k in p}, key=lambda k: (len(k), k))
+    rows += [(f"pass^{k}", tuple(fmt(p.get(k)) for p in passes)) for k in ks]
+    for key, label in (
+        ("prompt_tokens", "prompt tokens"),
+        ("completion_tokens", "completion tokens"),
+    ):
+        rows.append((label, tuple(fmt((r.summary.get("usage") or {}).get(key)) for r in runs)))
+    return rows
+
+
+def _by_category(runs: Sequence[RunData]) -> tuple[str | None, list[tuple[str, tuple[str, ...]]]]:
+    tables = [group_table(r.summary.get("by_category") or {}) for r in runs]
+    metric = next((m for cols, rows in tables if (m := chart_metric(cols, rows))), None)
+    if metric is None:
+        return None, []
+    names = sorted({name for _, rows in tables for name, _ in rows})
+    by_run = [dict(rows) for _, rows in tables]
+    return metric, [(n, tuple(fmt(r.get(n, {}).get(metric)) for r in by_run)) for n in names]
+
+
+def compare_runs(run_dirs: Sequence[Path], human: Path | None = None) -> Comparison:
+    """Load runs (and optional human scores) and compute every pairwise agreement.
+
+    Args:
+        run_dirs: Two or more run directories (one is allowed when `human` is given).
+        human: A CSV of human scores per scenario.
+
+    Returns:
+        The comparison: side-by-side metrics, per-category scores, pairwise agreement
+        (every pair of runs, then every run against the human scores) and per-scenario
+        scores.
+
+    Raises:
+        ReportError: Too few sources to compare, or an unreadable run or CSV.
+    """
+    if len(run_dirs) + (human is not None) < 2:
+        raise ReportError("compare needs two run directories, or one and --human")
+    runs = tuple(load_run(Path(d)) for d in run_dirs)
+    labels = _labels(runs)
+    humans = load_human_scores(human) if human is not None else None
+    scores = [r.scenario_scores() for r in runs]
+    pairs = [
+        _pair(labels[i], scores[i], labels[j], scores[j])
+        for i, j in itertools.combinations(range(len(runs)), 2)
+    ]
+    if humans is not None:
+        pairs += [_pair(labels[i], scores[i], HUMAN, humans) for i in range(len(runs))]
+    columns = scores + ([humans] if humans is not None else [])
+    ids = sorted({s for column in columns for s in column})
+    scenario_rows = tuple((s, tuple(c.get(s) for c in columns)) for s in ids)
+    metric, category_rows = _by_category(runs)
+    return Comparison(
+        runs=runs,
+        labels=labels,
+        human=humans,
+        metric_rows=tuple(_side_by_side(runs)),
+        category_rows=tuple(category_rows),
+        category_metric=metric,
+        pairs=tuple(pairs),
+        scenario_rows=scenario_rows,
+    )
+
+
+def spread(values: Sequence[float | None]) -> float | None:
+    """Largest minus smallest of the known scores of one scenario (None if fewer than two)."""
+    known = [v for v in values if v is not None]
+    return max(known) - min(known) if len(known) > 1 else None
+
+
+def stat_cells(stats: Agreement) -> dict[str, str]:
+    """The agreement numbers formatted for a table (`-` where undefined)."""
+    return {
+        "n": str(stats.n),
+        "pearson": fmt(stats.pearson),
+        "spearman": fmt(stats.spearman),
+        "icc": fmt(stats.icc_3_1),
+    }

@@ -1,0 +1,161 @@
+"""`toolplay compare` on real runs: side-by-side numbers and agreement checked against scipy."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+from typer.testing import CliRunner
+
+from toolplay.cli import app
+from toolplay.report import ReportError, compare_runs, load_human_scores
+from toolplay.report._metrics import fmt, ordered_metrics
+from toolplay.roles import ASSISTANTS, AssistantTurn, OracleAssistant, RoleContext, SilentAssistant
+
+HUMAN = {
+    "quick_add_contact": 0.9,
+    "quick_send_with_cellular_off": 0.3,
+    "quick_text_contact": 0.8,
+    "quick_update_number": 0.6,
+    "quick_wifi_on": 0.1,
+}
+
+
+class Partial:
+    """Plays the reference only on scenarios using (or not using) one domain."""
+
+    def __init__(self, domain: str, wanted: bool) -> None:
+        self.name = f"partial-{domain}-{wanted}"
+        self.domain, self.wanted = domain, wanted
+
+    async def respond(self, context: RoleContext) -> AssistantTurn:
+        if (self.domain in context.scenario.world.domains) == self.wanted:
+            return await OracleAssistant().respond(context)
+        return await SilentAssistant().respond(context)
+
+
+def cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args), env={"COLUMNS": "220"})
+    return result.exit_code, result.output
+
+
+@pytest.fixture(scope="module")
+def partial_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("partial")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(ASSISTANTS, "no-messaging", lambda a, o: Partial("messaging", False))
+        patch.setitem(ASSISTANTS, "settings-only", lambda a, o: Partial("settings", True))
+        for name in ("no-messaging", "settings-only"):
+            code, output = cli("run", "--assistant", name, "--out", str(root / name))
+            assert code == 0, output
+    return root / "no-messaging", root / "settings-only"
+
+
+def stored_scores(run_dir: Path) -> dict[str, float]:
+    """Per-scenario scores read straight from the trajectory files (not via the report code)."""
+    scores = {}
+    for path in (run_dir / "trajectories").glob("*.jsonl"):
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            if record["type"] == "score":
+                scores[record["scenario_id"]] = record["score"]
+    return scores
+
+
+def icc_by_hand(x: list[float], y: list[float]) -> float:
+    data = np.array([x, y]).T
+    n, k = data.shape
+    grand = data.mean()
+    ss_rows = k * ((data.mean(axis=1) - grand) ** 2).sum()
+    ss_cols = n * ((data.mean(axis=0) - grand) ** 2).sum()
+    ss_err = ((data - grand) ** 2).sum() - ss_rows - ss_cols
+    ms_rows, ms_err = ss_rows / (n - 1), ss_err / ((n - 1) * (k - 1))
+    return float((ms_rows - ms_err) / (ms_rows + (k - 1) * ms_err))
+
+
+def write_human(path: Path) -> Path:
+    lines = ["scenario_id,score"] + [f"{k},{v}" for k, v in HUMAN.items()]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_compare_two_runs_and_human_scores(partial_runs: tuple[Path, Path], tmp_path: Path) -> None:
+    a, b = partial_runs
+    human = write_human(tmp_path / "human.csv")
+    out = tmp_path / "compare.html"
+    code, output = cli("compare", str(a), str(b), "--human", str(human), "--out", str(out))
+    assert code == 0, output
+    sa, sb = stored_scores(a), stored_scores(b)
+    assert len(set(sa.values())) > 1 and len(set(sb.values())) > 1  # real variation
+    ids = sorted(sa)
+    comparison = compare_runs([a, b], human)
+    expected_pairs = [
+        ("no-messaging", "settings-only", [sa[i] for i in ids], [sb[i] for i in ids]),
+        ("no-messaging", "human", [sa[i] for i in ids], [HUMAN[i] for i in ids]),
+        ("settings-only", "human", [sb[i] for i in ids], [HUMAN[i] for i in ids]),
+    ]
+    assert [(p.left, p.right) for p in comparison.pairs] == [e[:2] for e in expected_pairs]
+    for pair, (_, _, x, y) in zip(comparison.pairs, expected_pairs, strict=True):
+        assert pair.stats.n == 5
+        assert pair.stats.pearson == pytest.approx(stats.pearsonr(x, y).statistic)
+        assert pair.stats.spearman == pytest.approx(stats.spearmanr(x, y).statistic)
+        assert pair.stats.icc_3_1 == pytest.approx(icc_by_hand(x, y))
+        agreement_table = output.split("Agreement per scenario")[1]
+        row = next(
+            line
+            for line in agreement_table.splitlines()
+            if f" {pair.left} " in line and f" {pair.right} " in line
+        )
+        for value in (pair.stats.pearson, pair.stats.spearman, pair.stats.icc_3_1):
+            assert fmt(value) in row
+    # Side by side: each run's own headline number.
+    side_by_side = output.split("Agreement per scenario")[0]
+    for run in (a, b):
+        metrics = json.loads((run / "summary.json").read_text())["metrics"]
+        headline, value = ordered_metrics(metrics)[0]
+        row = next(line for line in side_by_side.splitlines() if f" {headline} " in line)
+        assert fmt(value) in row
+    # The HTML version: one scatter plot per pair, every scenario listed, ids in tooltips.
+    html = out.read_text()
+    svgs = [
+        ET.fromstring(chunk[: chunk.index("</svg>") + 6])
+        for chunk in ("<svg" + s for s in html.split("<svg")[1:])
+    ]
+    assert len(svgs) == 3
+    assert sum(1 for c in svgs[1].iter("circle")) == 5  # human scores are all distinct
+    assert "quick_wifi_on" in "".join(svgs[1].itertext())
+    assert all(i in html for i in ids)
+    assert "<script" not in html
+
+
+def test_undefined_agreement_is_shown_as_a_dash(tmp_path: Path) -> None:
+    # The oracle scores every scenario perfectly: no spread, so no correlation is defined.
+    for name in ("first", "second"):
+        assert cli("run", "--assistant", "oracle", "--out", str(tmp_path / name))[0] == 0
+    code, output = cli("compare", str(tmp_path / "first"), str(tmp_path / "second"))
+    assert code == 0, output
+    agreement_table = output.split("Agreement per scenario")[1]
+    row = next(line for line in agreement_table.splitlines() if " first " in line)
+    assert row.split("│")[3:7] == [" 5 ", "       - ", "        - ", "        - "]
+
+
+def test_human_csv_errors_name_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("scenario_id,score\nquick_wifi_on,high\n")
+    with pytest.raises(ReportError, match=r"bad\.csv: line 2: score 'high' is not a finite"):
+        load_human_scores(bad)
+    bad.write_text("a,1\na,0.5\n")
+    with pytest.raises(ReportError, match="line 2: scenario 'a' appears twice"):
+        load_human_scores(bad)
+    bad.write_text("only-one-column\n")
+    with pytest.raises(ReportError, match="line 1: expected"):
+        load_human_scores(bad)
+    good = tmp_path / "good.csv"
+    good.write_text("# rater: A\nscore,scenario\n1,x\n\n0.25,y\n")
+    assert load_human_scores(good) == {"x": 1.0, "y": 0.25}
+    code, output = cli("compare", str(tmp_path))
+    assert code == 2 and "two run directories" in output

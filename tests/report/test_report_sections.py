@@ -1,0 +1,80 @@
+"""Report sections appear when the summary has them and are skipped cleanly when it has not."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from toolplay.cli import app
+from toolplay.report import build_report, load_run
+
+
+def payload(html: str) -> dict[str, Any]:
+    match = re.search(r'id="run-data">(.*?)</script>', html, re.S)
+    assert match is not None
+    return dict(json.loads(match.group(1)))
+
+
+def test_optional_summary_sections_are_shown(runs: dict[str, Path], tmp_path: Path) -> None:
+    copy = tmp_path / "run"
+    shutil.copytree(runs["oracle"], copy)
+    summary = json.loads((copy / "summary.json").read_text())
+    summary["splits"] = {
+        "easy": {"counts": {"conversations": 3}, "metrics": {"success_rate": 0.667}},
+        "hard": {"counts": {"conversations": 2}, "metrics": {"success_rate": 0.25}},
+    }
+    summary["by_augmentation"] = {"no_docs": {"scenarios": 5, "similarity": 0.4375}}
+    summary["metrics"]["pass^k"] = {"1": 0.8, "2": 0.55}
+    summary["usage"] = {"prompt_tokens": 123456, "completion_tokens": 789, "calls": 42}
+    summary["trials"] = {
+        "k": 3,
+        "pass_hat_k": {"1": 0.9, "2": 0.7, "3": 0.625},
+        "scenarios_with_k": {"1": 5, "2": 5, "3": 4},
+        "score_mean": 0.8,
+        "score_std": 0.05,
+    }
+    (copy / "summary.json").write_text(json.dumps(summary))
+    html = build_report(load_run(copy))
+    for expected in (
+        "Score by split",
+        "By split",
+        "0.667",
+        "0.250",
+        "Score by augmentation",
+        "By augmentation",
+        "no_docs",
+        "0.438",
+        "pass^k.2",
+        "0.550",
+        "124,245",
+        "42 model calls",
+        "Trials: pass^k",
+        "pass^3",
+        "0.625",
+        "0.800 ± 0.050",
+        "scenario trials",
+    ):
+        assert expected in html, expected
+    assert payload(html)["trials"] == 3
+
+
+def test_missing_summary_and_several_trials(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, ["run", "--limit", "2", "--trials", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    html = build_report(load_run(out))
+    data = payload(html)
+    assert data["trials"] == 2
+    assert sorted((e["id"], e["trial"]) for e in data["entries"]) == sorted(
+        (sid, t) for sid in {e["id"] for e in data["entries"]} for t in (0, 1)
+    )
+    assert "scenario trials" in html and "2 trial(s) each" in html
+    (out / "summary.json").unlink()
+    html = build_report(load_run(out))
+    assert "summary.json is missing" in html
+    assert len(payload(html)["entries"]) == 4

@@ -1,0 +1,73 @@
+"""The terminal summary shows every section a summary may carry, markup-free."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from toolplay.report import render_summary
+
+SUMMARY = {
+    "suite": "tooltalk:data",
+    "assistant": "openai:gpt",
+    "mode": "static",
+    "user": "scripted",
+    "trials": {
+        "k": 3,
+        "pass_hat_k": {"1": 0.75, "2": 0.5, "3": 0.375},
+        "scenarios_with_k": {"1": 2, "2": 2, "3": 1},
+        "score_mean": 0.6,
+        "score_std": 0.1,
+    },
+    "counts": {"conversations": 6, "matches": 9},
+    "error_types": {"faulty_planning": 2},
+    "scenarios": 6,
+    "completed": 5,
+    "errors": 1,
+    "error_list": [{"scenario_id": "s1", "trial": 2, "error": "[red]boom[/red]\ntraceback"}],
+    "termination": {"completed": 5, "infrastructure_error": 1},
+    "usage": {"prompt_tokens": 12000, "completion_tokens": 345, "calls": 17},
+    "metrics": {"success_rate": 0.5, "pass^k": {"1": 0.6, "3": 0.2}},
+    "splits": {"easy": {"counts": {"conversations": 2}, "metrics": {"success_rate": 1.0}}},
+    "by_category": {"state_dependency": {"scenarios": 2, "similarity": 0.25}},
+    "by_augmentation": {"no_docs": {"scenarios": 2, "similarity": 0.125}},
+}
+
+
+def test_summary_sections() -> None:
+    console = Console(record=True, width=160)
+    render_summary(SUMMARY, console)
+    out = console.export_text()
+    for expected in (
+        "scenario trials",
+        "0.500",
+        "pass^k.3",
+        "0.200",
+        "By split",
+        "easy",
+        "1.000",
+        "By category",
+        "state_dependency",
+        "0.250",
+        "By augmentation",
+        "no_docs",
+        "0.125",
+        "infrastructure_error",
+        "17%",
+        "12,000 prompt",
+        "345 completion",
+        "17 model call",
+        "[red]boom[/red]",
+        "Trials: pass^k",
+        "0.375",
+        "0.600 ± 0.100",
+        "matches 9",
+        "faulty_planning 2",
+    ):
+        assert expected in out, expected
+    assert "traceback" not in out  # only the first line of an error
+
+
+def test_empty_summary_does_not_fail() -> None:
+    console = Console(record=True, width=100)
+    render_summary({}, console)
+    assert "scenarios" in console.export_text()
