@@ -1,0 +1,61 @@
+"""Each ToolTalk plugin's OpenAI tool schemas match their JSON snapshot.
+
+Descriptions are text the model reads: any change shows up here. After an intended change,
+regenerate with `TOOLPLAY_UPDATE_SNAPSHOTS=1 pytest tests/tooltalk/test_schemas.py` and review
+the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from toolplay.tools import registry_for
+from toolplay.tools.tooltalk import AUTH_TOOLS, DOMAIN_NAMES
+
+SNAPSHOTS = Path(__file__).parent / "schemas"
+ACTIONS = {
+    "ChangePassword",
+    "DeleteAccount",
+    "LogoutUser",
+    "RegisterUser",
+    "ResetPassword",
+    "SendVerificationCode",
+    "UpdateAccountInformation",
+    "UserLogin",
+    "AddAlarm",
+    "DeleteAlarm",
+    "CreateEvent",
+    "DeleteEvent",
+    "ModifyEvent",
+    "SendEmail",
+    "SendMessage",
+    "AddReminder",
+    "CompleteReminder",
+    "DeleteReminder",
+}
+
+
+@pytest.mark.parametrize("domain", DOMAIN_NAMES)
+def test_schema_snapshot(domain: str) -> None:
+    registry = registry_for([domain])
+    schemas = [s.schema for s in registry.tools.values() if s.domain == domain]
+    text = json.dumps(schemas, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    path = SNAPSHOTS / f"{domain}.json"
+    if os.environ.get("TOOLPLAY_UPDATE_SNAPSHOTS"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"no snapshot for {domain}; run with TOOLPLAY_UPDATE_SNAPSHOTS=1"
+    assert text == path.read_text(encoding="utf-8")
+
+
+def test_28_tools_with_reference_action_flags_and_no_session_argument() -> None:
+    registry = registry_for(DOMAIN_NAMES)
+    assert len(registry.tools) == 28
+    assert {n for n, s in registry.tools.items() if s.kind == "action"} == ACTIONS
+    assert set(registry.tools) >= AUTH_TOOLS
+    for spec in registry.tools.values():
+        assert "session_token" not in spec.schema["function"]["parameters"]["properties"]
