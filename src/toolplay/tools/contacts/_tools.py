@@ -1,4 +1,9 @@
-"""Contact book tools: add, modify, remove, search."""
+"""Contact book tools: add, modify, remove, search.
+
+Phone numbers are stored in canonical form (separators removed) and compared canonically, so
+"+1 (415) 555-0123" finds "+14155550123". A second contact with a number already in the book
+is refused: the assistant should modify the existing entry instead.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,29 @@ from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError, NotFoundError
 from toolplay.tools._ids import new_id
-from toolplay.world import World
+from toolplay.tools._match import fuzzy_contains
+from toolplay.world import Row, World
+
+NAME_THRESHOLD = 0.8
+"""How close a name query must be to a stretch of a contact's name (see `_match`)."""
 
 
-def _existing(world: World, person_id: str) -> None:
-    if world.find_one("contacts", {"person_id": person_id}) is None:
+def _existing(world: World, person_id: str) -> Row:
+    row = world.find_one("contacts", {"person_id": person_id})
+    if row is None:
         raise NotFoundError(f"No contact with person_id {person_id!r}. Search contacts first.")
+    return row
+
+
+def _refuse_duplicate(world: World, number: str, person_id: str | None = None) -> None:
+    for row in world.rows("contacts"):
+        if row["person_id"] != person_id and _validate.same_phone_number(
+            row["phone_number"], number
+        ):
+            raise InvalidArgumentError(
+                f"phone_number {number!r} already belongs to {row['name']} "
+                f"(person_id {row['person_id']!r}); modify that contact instead."
+            )
 
 
 @tool(kind="action", reads={"contacts"}, writes={"contacts"})
@@ -25,15 +47,15 @@ def add_contact(world: World, name: str, phone_number: str, relationship: str | 
         phone_number: The person's phone number, e.g. "+15551234567".
         relationship: How the user knows the person, e.g. "friend" or "mother".
     """
+    _validate.not_blank(name, "name")
     number = _validate.phone_number(phone_number)
-    if not name.strip():
-        raise InvalidArgumentError("name must not be empty.")
+    _refuse_duplicate(world, number)
     person_id = new_id(world, "contacts")
     world.insert(
         "contacts",
         {
             "person_id": person_id,
-            "name": name,
+            "name": name.strip(),
             "phone_number": number,
             "relationship": relationship,
             "is_self": False,
@@ -50,20 +72,21 @@ def modify_contact(
     phone_number: str | None = None,
     relationship: str | None = None,
 ) -> None:
-    """Change a contact's name, phone number or relationship.
+    """Change a contact's name, phone number or relationship; give at least one of them.
 
     Args:
         person_id: The contact to change, as returned by search_contacts.
         name: New full name.
-        phone_number: New phone number.
+        phone_number: New phone number, e.g. "+15551234567".
         relationship: New relationship to the user.
     """
     _existing(world, person_id)
     values: dict[str, Any] = {}
     if name is not None:
-        values["name"] = name
+        values["name"] = _validate.not_blank(name, "name").strip()
     if phone_number is not None:
         values["phone_number"] = _validate.phone_number(phone_number)
+        _refuse_duplicate(world, values["phone_number"], person_id)
     if relationship is not None:
         values["relationship"] = relationship
     if not values:
@@ -85,27 +108,35 @@ def remove_contact(world: World, person_id: str) -> None:
 @tool(kind="read", reads={"contacts"})
 def search_contacts(
     world: World,
+    person_id: str | None = None,
     name: str | None = None,
     phone_number: str | None = None,
     relationship: str | None = None,
     is_self: bool | None = None,
 ) -> list[dict[str, Any]]:
-    """Find contacts matching every given criterion (name matches case-insensitively, in part).
+    """Find contacts matching every given criterion; with no criterion, list all contacts.
+
+    Names match forgivingly (case, accents, part of the name, small typos).
 
     Args:
-        name: Part of the person's name.
+        person_id: The contact's unique id.
+        name: The person's name or part of it.
         phone_number: The person's phone number.
-        relationship: Relationship to the user, e.g. "boss".
+        relationship: Relationship to the user, e.g. "boss" (case-insensitive).
         is_self: True to find the user's own contact entry.
     """
     number = _validate.phone_number(phone_number) if phone_number is not None else None
     found = []
     for row in world.rows("contacts"):
-        if name is not None and name.lower() not in str(row["name"]).lower():
+        if person_id is not None and row["person_id"] != person_id:
             continue
-        if number is not None and row["phone_number"] != number:
+        if name is not None and not fuzzy_contains(name, str(row["name"]), NAME_THRESHOLD):
             continue
-        if relationship is not None and str(row["relationship"]).lower() != relationship.lower():
+        if number is not None and not _validate.same_phone_number(row["phone_number"], number):
+            continue
+        if relationship is not None and (
+            str(row["relationship"] or "").casefold() != relationship.strip().casefold()
+        ):
             continue
         if is_self is not None and bool(row["is_self"]) != is_self:
             continue

@@ -1,4 +1,9 @@
-"""Text messaging tools: send to a phone number (needs cellular), search messages."""
+"""Text messaging tools: send to a phone number (needs cellular), search messages.
+
+The sender is the contact marked `is_self` (None when the book has none); the recipient's
+person_id is filled in when the number is in the contact book. Timestamps come from the world's
+frozen clock.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +11,20 @@ from typing import Any
 
 from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
-from toolplay.tools._errors import InvalidArgumentError
 from toolplay.tools._ids import new_id
+from toolplay.tools._match import fuzzy_contains
 from toolplay.tools.settings import require_setting
 from toolplay.world import World
 
+CONTENT_THRESHOLD = 0.7
+"""How close a content query must be to a stretch of a message (see `_match`)."""
+
 
 def _person_id(world: World, phone_number: str) -> str | None:
-    row = world.find_one("contacts", {"phone_number": phone_number})
-    return None if row is None else str(row["person_id"])
+    for row in world.rows("contacts"):
+        if _validate.same_phone_number(row["phone_number"], phone_number):
+            return str(row["person_id"])
+    return None
 
 
 def _self(world: World) -> tuple[str | None, str | None]:
@@ -24,15 +34,14 @@ def _self(world: World) -> tuple[str | None, str | None]:
 
 @tool(kind="action", reads={"settings", "contacts"}, writes={"messages"})
 def send_message_with_phone_number(world: World, phone_number: str, content: str) -> str:
-    """Send a text message to a phone number and return the new message_id.
+    """Send a text message to a phone number and return the new message_id. Needs cellular on.
 
     Args:
         phone_number: The recipient's phone number, e.g. "+15551234567".
         content: The text of the message.
     """
     number = _validate.phone_number(phone_number)
-    if not content.strip():
-        raise InvalidArgumentError("content must not be empty.")
+    _validate.not_blank(content, "content")
     require_setting(world, "cellular", "Cellular service")
     sender_id, sender_number = _self(world)
     message_id = new_id(world, "messages")
@@ -54,26 +63,74 @@ def send_message_with_phone_number(world: World, phone_number: str, content: str
 @tool(kind="read", reads={"messages"})
 def search_messages(
     world: World,
+    message_id: str | None = None,
+    sender_person_id: str | None = None,
     sender_phone_number: str | None = None,
+    recipient_person_id: str | None = None,
     recipient_phone_number: str | None = None,
     content: str | None = None,
+    creation_timestamp_lowerbound: float | None = None,
+    creation_timestamp_upperbound: float | None = None,
 ) -> list[dict[str, Any]]:
-    """Find text messages matching every given criterion (content matches in part).
+    """Find text messages matching every given criterion; with no criterion, list all messages.
+
+    Content matches forgivingly (case, part of the text, small typos).
 
     Args:
+        message_id: The message's unique id.
+        sender_person_id: person_id of the sender.
         sender_phone_number: Phone number the message came from.
+        recipient_person_id: person_id of the recipient.
         recipient_phone_number: Phone number the message went to.
-        content: Text the message contains (case-insensitive).
+        content: Text the message contains.
+        creation_timestamp_lowerbound: Earliest creation time, as a POSIX timestamp.
+        creation_timestamp_upperbound: Latest creation time, as a POSIX timestamp.
     """
-    sender = _validate.phone_number(sender_phone_number) if sender_phone_number else None
-    recipient = _validate.phone_number(recipient_phone_number) if recipient_phone_number else None
+    sender = (
+        _validate.phone_number(sender_phone_number, "sender_phone_number")
+        if sender_phone_number is not None
+        else None
+    )
+    recipient = (
+        _validate.phone_number(recipient_phone_number, "recipient_phone_number")
+        if recipient_phone_number is not None
+        else None
+    )
+    low = (
+        _validate.timestamp(creation_timestamp_lowerbound, "creation_timestamp_lowerbound")
+        if creation_timestamp_lowerbound is not None
+        else None
+    )
+    high = (
+        _validate.timestamp(creation_timestamp_upperbound, "creation_timestamp_upperbound")
+        if creation_timestamp_upperbound is not None
+        else None
+    )
+    exact = {
+        "message_id": message_id,
+        "sender_person_id": sender_person_id,
+        "recipient_person_id": recipient_person_id,
+    }
     found = []
     for row in world.rows("messages"):
-        if sender is not None and row["sender_phone_number"] != sender:
+        if any(v is not None and row[k] != v for k, v in exact.items()):
             continue
-        if recipient is not None and row["recipient_phone_number"] != recipient:
+        if sender is not None and not _validate.same_phone_number(
+            row["sender_phone_number"], sender
+        ):
             continue
-        if content is not None and content.lower() not in str(row["content"]).lower():
+        if recipient is not None and not _validate.same_phone_number(
+            row["recipient_phone_number"], recipient
+        ):
+            continue
+        if content is not None and not fuzzy_contains(
+            content, str(row["content"]), CONTENT_THRESHOLD
+        ):
+            continue
+        created = row["creation_timestamp"]
+        if low is not None and (created is None or created < low):
+            continue
+        if high is not None and (created is None or created > high):
             continue
         found.append(dict(row))
     return found

@@ -1,13 +1,20 @@
 """Device settings tools with ToolSandbox's state dependencies.
 
 Turning cellular, wifi or location service on fails in low-battery mode; turning low-battery
-mode on turns all three off; reading the current location needs location service.
+mode on turns all three off (turning it off again leaves them off); reading the current
+location needs location service. Setting a switch to the value it already has succeeds and
+changes nothing (the reference raises instead; an assistant that checks nothing and sets a
+switch anyway has done no harm).
+
+`reads`/`writes` are declared exactly: the runtime orders parallel calls readers-first, so a
+setter that only writes (low-battery mode) runs after the calls that depend on it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import PreconditionError
 from toolplay.world import Row, World
@@ -27,12 +34,19 @@ def require_setting(world: World, column: str, label: str) -> None:
         raise PreconditionError(f"{label} is turned off. Turn it on before retrying.")
 
 
+def _change(world: World, values: dict[str, Any]) -> None:
+    row = device(world)
+    changed = {k: v for k, v in values.items() if row[k] != v}
+    if changed:
+        world.update("settings", {}, changed)
+
+
 def _set_switch(world: World, column: str, label: str, enabled: bool) -> None:
     if enabled and device(world)["low_battery_mode"]:
         raise PreconditionError(
             f"Cannot turn on {label} while low battery mode is on. Turn off low battery mode first."
         )
-    world.update("settings", {}, {column: enabled})
+    _change(world, {column: enabled})
 
 
 @tool(kind="read", reads={"settings"})
@@ -43,7 +57,7 @@ def get_cellular_service_status(world: World) -> bool:
 
 @tool(kind="action", reads={"settings"}, writes={"settings"})
 def set_cellular_service_status(world: World, enabled: bool) -> None:
-    """Turn cellular service on or off.
+    """Turn cellular service on or off. It cannot be turned on while low battery mode is on.
 
     Args:
         enabled: True to turn cellular service on, False to turn it off.
@@ -59,7 +73,7 @@ def get_wifi_status(world: World) -> bool:
 
 @tool(kind="action", reads={"settings"}, writes={"settings"})
 def set_wifi_status(world: World, enabled: bool) -> None:
-    """Turn wifi on or off.
+    """Turn wifi on or off. It cannot be turned on while low battery mode is on.
 
     Args:
         enabled: True to turn wifi on, False to turn it off.
@@ -75,7 +89,7 @@ def get_location_service_status(world: World) -> bool:
 
 @tool(kind="action", reads={"settings"}, writes={"settings"})
 def set_location_service_status(world: World, enabled: bool) -> None:
-    """Turn location service on or off.
+    """Turn location service on or off. It cannot be turned on while low battery mode is on.
 
     Args:
         enabled: True to turn location service on, False to turn it off.
@@ -89,7 +103,7 @@ def get_low_battery_mode_status(world: World) -> bool:
     return bool(device(world)["low_battery_mode"])
 
 
-@tool(kind="action", reads={"settings"}, writes={"settings"})
+@tool(kind="action", writes={"settings"})
 def set_low_battery_mode_status(world: World, enabled: bool) -> None:
     """Turn low battery mode on or off. Turning it on also turns off cellular, wifi and location.
 
@@ -99,12 +113,12 @@ def set_low_battery_mode_status(world: World, enabled: bool) -> None:
     values: dict[str, Any] = {"low_battery_mode": enabled}
     if enabled:
         values.update(cellular=False, wifi=False, location_service=False)
-    world.update("settings", {}, values)
+    _change(world, values)
 
 
 @tool(kind="read", reads={"settings"})
 def get_current_location(world: World) -> dict[str, float]:
-    """Get the device's current latitude and longitude."""
+    """Get the device's current latitude and longitude. Needs location service on."""
     require_setting(world, "location_service", "Location service")
     row = device(world)
     return {"latitude": row["latitude"], "longitude": row["longitude"]}
@@ -121,3 +135,18 @@ TOOLS = [
     set_low_battery_mode_status,
     get_current_location,
 ]
+
+
+def point_or_current(world: World, lat: float | None, lon: float | None) -> tuple[float, float]:
+    """The given coordinates (checked), or the device's location when both are omitted.
+
+    Raises:
+        InvalidArgumentError: when only one coordinate is given or one is out of range.
+        PreconditionError: when falling back to the device location with location service off.
+    """
+    point = _validate.coordinates(lat, lon)
+    if point is not None:
+        return point
+    require_setting(world, "location_service", "Location service")
+    row = device(world)
+    return float(row["latitude"]), float(row["longitude"])

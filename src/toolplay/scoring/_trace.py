@@ -1,0 +1,115 @@
+"""Read a recorded trajectory the way milestone constraints need it.
+
+`TraceView` pairs every tool-result message with the call that produced it (real tool name,
+parsed arguments, result or error), and gives each table's snapshot after any message index
+as a multiset of canonical rows, with a version number that only changes when the table does,
+so constraint values can be cached per version instead of per message.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toolplay.messages import Message, ToolCall, Trajectory
+from toolplay.world import World
+
+
+@dataclass(frozen=True)
+class ToolTrace:
+    """One executed call as seen at its result message."""
+
+    tool: str
+    """Real tool name (after any renaming augmentation)."""
+    arguments: Mapping[str, Any] | None
+    """Parsed arguments; None when the assistant's argument text was not a JSON object."""
+    result: Any
+    error: str | None
+
+    @property
+    def ok(self) -> bool:
+        """True when the call succeeded."""
+        return self.error is None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A table at one version: its rows and their canonical multiset."""
+
+    rows: tuple[Mapping[str, Any], ...]
+    counts: Counter[str]
+    by_key: Mapping[str, Mapping[str, Any]]
+
+    def minus(self, other: Snapshot) -> list[Mapping[str, Any]]:
+        """Rows of this snapshot not in `other` (multiset difference)."""
+        rest = self.counts - other.counts
+        return [self.by_key[key] for key in sorted(rest) for _ in range(rest[key])]
+
+    def within(self, other: Snapshot) -> bool:
+        """Whether every row of this snapshot is in `other` (multiset inclusion)."""
+        return not (self.counts - other.counts)
+
+
+def _canonical(row: Mapping[str, Any]) -> str:
+    return json.dumps(dict(row), sort_keys=True, default=str, separators=(",", ":"))
+
+
+class TraceView:
+    """Messages, tool traces and table snapshots of one trajectory over its rebuilt world."""
+
+    def __init__(self, trajectory: Trajectory, world: World) -> None:
+        self.messages: list[Message] = list(trajectory.messages)
+        self.size = len(self.messages)
+        self.world = world
+        self.traces: dict[int, ToolTrace] = {}
+        calls: dict[str, ToolCall] = {}
+        for message in self.messages:
+            for call in message.tool_calls:
+                calls[call.id] = call
+            if message.is_tool_result and message.sender == "environment":
+                found = calls.get(message.tool_call_id or "")
+                shown = found.name if found is not None else ""
+                self.traces[message.index] = ToolTrace(
+                    tool=message.tool_name or trajectory.real_tool_name(shown),
+                    arguments=found.parsed_arguments() if found is not None else None,
+                    result=message.result,
+                    error=message.error,
+                )
+        self._changes: dict[str, list[int]] = {}
+        for change in trajectory.changes:
+            self._changes.setdefault(change.table, []).append(change.index)
+        self._snapshots: dict[tuple[str, int], Snapshot] = {}
+
+    def version(self, table: str, index: int) -> int:
+        """A number identifying the table's content after message `index` (-1: initial)."""
+        return bisect.bisect_right(self._changes.get(table, []), index)
+
+    def snapshot(self, table: str, index: int) -> Snapshot:
+        """The table after message `index` (-1: the initial world)."""
+        key = (table, self.version(table, index))
+        found = self._snapshots.get(key)
+        if found is None:
+            rows = self.world.state_at(index).rows(table)
+            canonical = [_canonical(row) for row in rows]
+            found = Snapshot(rows, Counter(canonical), dict(zip(canonical, rows, strict=True)))
+            self._snapshots[key] = found
+        return found
+
+    def trace(self, index: int) -> ToolTrace | None:
+        """The tool call whose result is message `index`, if it is one."""
+        return self.traces.get(index)
+
+    def turn_count(self) -> int:
+        """Messages between user, assistant and environment, without system messages and the
+        user's own tool calls (ToolSandbox's effective turn count)."""
+        return sum(
+            1
+            for m in self.messages
+            if m.sender != "system"
+            and not (m.sender == "user" and m.recipient == "environment")
+            and not (m.sender == "environment" and m.recipient == "user")
+        )

@@ -1,0 +1,65 @@
+"""Forgiving text matching for search tools (names, message text, holidays, places).
+
+Assistants paraphrase: "christmas" for "Christmas Day", "Jon" for "John". Search tools match a
+query against a text when, after normalising case, accents, apostrophes and punctuation, the
+query occurs in the text or the best-aligned stretch of the text is close to it (a partial
+ratio, like rapidfuzz's `partial_ratio`, computed with the standard library's `difflib`).
+Deterministic and dependency-free.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from difflib import SequenceMatcher
+
+
+def normalise(text: str) -> str:
+    """Lower case; accents and apostrophes dropped; other punctuation as spaces, collapsed."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    plain = re.sub(r"['\u2019`]", "", plain.casefold())
+    return " ".join(re.sub(r"[^\w]+", " ", plain).split())
+
+
+def partial_ratio(query: str, text: str) -> float:
+    """Similarity in [0, 1] of `query` to its best-matching stretch of `text` (both normalised)."""
+    q, t = normalise(query), normalise(text)
+    if not q or not t:
+        return 0.0
+    if q in t:
+        return 1.0
+    short, long = (q, t) if len(q) <= len(t) else (t, q)
+    best = 0.0
+    starts = {0} | {m.start() for m in re.finditer(r"\b\w", long)}
+    for start in sorted(starts):
+        window = long[start : start + len(short)]
+        best = max(best, SequenceMatcher(None, short, window, autojunk=False).ratio())
+        if best == 1.0:
+            break
+    return best
+
+
+def fuzzy_contains(query: str, text: str, threshold: float = 0.8) -> bool:
+    """Whether `query` matches `text` at least `threshold` (see `partial_ratio`)."""
+    return partial_ratio(query, text) >= threshold
+
+
+def tokens_match(
+    query: str, text: str, threshold: float = 0.8, ignore: frozenset[str] = frozenset()
+) -> bool:
+    """Whether every word of `query` (minus `ignore`) is close to some word of `text`.
+
+    Word closeness is difflib's ratio, so plurals and small typos still match
+    ("restaurants", "resturant" for "restaurant"). A query of only ignored words never matches.
+    """
+    wanted = [w for w in normalise(query).split() if w not in ignore]
+    have = normalise(text).split()
+    if not wanted:
+        return False
+    return all(
+        any(
+            w == h or SequenceMatcher(None, w, h, autojunk=False).ratio() >= threshold for h in have
+        )
+        for w in wanted
+    )

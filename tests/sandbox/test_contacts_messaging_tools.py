@@ -1,0 +1,105 @@
+"""Contacts and messaging tools: success, bad arguments, nothing changed after a failure."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from conftest import Sandbox
+
+
+def test_add_contact_canonicalises_and_returns_a_seeded_id(sandbox: Sandbox) -> None:
+    first = sandbox.ok(
+        "add_contact", name="Priya N", phone_number="(650) 555-0148", relationship="coworker"
+    )
+    row = sandbox.world.find_one("contacts", {"person_id": first})
+    assert row is not None and row["phone_number"] == "6505550148" and row["is_self"] is False
+    again = sandbox.fresh()
+    assert again.ok("add_contact", name="Priya N", phone_number="6505550148") == first
+
+
+def test_add_contact_refuses_bad_input(sandbox: Sandbox) -> None:
+    sandbox.fails("add_contact", "not a valid phone number", name="X", phone_number="12ab")
+    sandbox.fails("add_contact", "name must not be empty", name="  ", phone_number="+15550001")
+    sandbox.fails(
+        "add_contact", "already belongs to bob rivera", name="Bobby", phone_number="+1 415 555 0142"
+    )
+    sandbox.fails("add_contact", "missing required argument 'phone_number'", name="X")
+    # the failed calls did not consume ids: the next id equals a fresh world's first id
+    assert sandbox.ok("add_contact", name="A", phone_number="+15550001") == sandbox.fresh().ok(
+        "add_contact", name="A", phone_number="+15550001"
+    )
+
+
+def test_modify_and_remove_contact(sandbox: Sandbox) -> None:
+    sandbox.ok("modify_contact", person_id="c-mia", name="Mia Okafor-Lee")
+    assert sandbox.world.find_one("contacts", {"person_id": "c-mia"})["name"] == "Mia Okafor-Lee"
+    sandbox.fails("modify_contact", "at least one", person_id="c-mia")
+    sandbox.fails("modify_contact", "no contact with person_id", person_id="nobody", name="X")
+    sandbox.fails(
+        "modify_contact", "already belongs", person_id="c-mia", phone_number="+14155550142"
+    )
+    sandbox.ok("remove_contact", person_id="c-bob")
+    assert sandbox.world.find_one("contacts", {"person_id": "c-bob"}) is None
+    sandbox.fails("remove_contact", "no contact", person_id="c-bob")
+
+
+def test_search_contacts_is_forgiving_and_conjunctive(sandbox: Sandbox) -> None:
+    def names(**arguments: Any) -> list[str]:
+        return [row["name"] for row in sandbox.ok("search_contacts", **arguments)]
+
+    assert names(name="bob") == ["Bob Rivera"]
+    assert names(name="Bob Riviera") == ["Bob Rivera"]
+    assert names(relationship="SISTER") == ["Mia Okafor"]
+    assert names(phone_number="+1 (415) 555-0142") == ["Bob Rivera"]
+    assert names(is_self=True) == ["Sam Park"]
+    assert names(name="bob", relationship="sister") == []
+    assert len(names()) == 3
+    sandbox.fails("search_contacts", "not a valid phone number", phone_number="call me")
+
+
+def test_send_message_fills_people_and_clock(sandbox: Sandbox) -> None:
+    message_id = sandbox.ok(
+        "send_message_with_phone_number", phone_number="+1 415-555-0142", content="On my way"
+    )
+    row = sandbox.world.find_one("messages", {"message_id": message_id})
+    assert row is not None
+    assert row["recipient_person_id"] == "c-bob" and row["sender_person_id"] == "self"
+    assert row["recipient_phone_number"] == "+14155550142"
+    assert row["creation_timestamp"] == sandbox.now
+
+
+def test_send_message_refusals_change_nothing(sandbox: Sandbox) -> None:
+    sandbox.fails(
+        "send_message_with_phone_number",
+        "content must not be empty",
+        phone_number="+14155550142",
+        content=" ",
+    )
+    sandbox.fails(
+        "send_message_with_phone_number",
+        "not a valid phone number",
+        phone_number="bob",
+        content="hi",
+    )
+    sandbox.reset(settings=[sandbox.settings_row(cellular=False)])
+    sandbox.fails(
+        "send_message_with_phone_number",
+        "cellular service is turned off",
+        phone_number="+14155550142",
+        content="hi",
+    )
+
+
+def test_search_messages_by_fields_and_time(sandbox: Sandbox) -> None:
+    sandbox.ok(
+        "send_message_with_phone_number", phone_number="+14155550142", content="Dinner at 7?"
+    )
+    sandbox.ok("send_message_with_phone_number", phone_number="+14155550177", content="Call me")
+    found = sandbox.ok("search_messages", content="dinner")
+    assert [m["content"] for m in found] == ["Dinner at 7?"]
+    assert len(sandbox.ok("search_messages", recipient_phone_number="4155550177")) == 0
+    assert len(sandbox.ok("search_messages", recipient_phone_number="+14155550177")) == 1
+    assert len(sandbox.ok("search_messages", creation_timestamp_lowerbound=sandbox.now)) == 2
+    assert sandbox.ok("search_messages", creation_timestamp_upperbound=sandbox.now - 1) == []
+    sandbox.fails("search_messages", "milliseconds", creation_timestamp_lowerbound=1.7e12)

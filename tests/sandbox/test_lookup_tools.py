@@ -1,0 +1,167 @@
+"""Math utilities and the "online" lookups served from bundled data (wifi needed)."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from conftest import Sandbox
+
+
+@pytest.mark.parametrize(
+    ("amount", "source", "target", "expected"),
+    [
+        (72, "fahrenheit", "celsius", 22.222222),
+        (0, "C", "Kelvin", 273.15),
+        (5, "miles", "km", 8.04672),
+        (1, "gallon", "liters", 3.785411784),
+        (10, "lbs", "kilograms", 4.5359237),
+        (1, "acre", "square meters", 4046.8564224),
+        (100, "km/h", "mph", 62.137119),
+    ],
+)
+def test_unit_conversion(
+    sandbox: Sandbox, amount: float, source: str, target: str, expected: float
+) -> None:
+    assert math.isclose(
+        sandbox.ok("unit_conversion", amount=amount, from_unit=source, to_unit=target),
+        expected,
+        rel_tol=1e-6,
+    )
+
+
+def test_unit_conversion_refusals(sandbox: Sandbox) -> None:
+    sandbox.fails(
+        "unit_conversion", "unknown unit 'parsecs'", amount=1, from_unit="parsecs", to_unit="km"
+    )
+    sandbox.fails("unit_conversion", "cannot convert mass", amount=1, from_unit="kg", to_unit="km")
+
+
+def test_currency_conversion_needs_known_codes_and_wifi(sandbox: Sandbox) -> None:
+    assert sandbox.ok(
+        "convert_currency", amount=92, from_currency_code="eur", to_currency_code="USD"
+    ) == pytest.approx(100.0)
+    sandbox.fails(
+        "convert_currency",
+        "not an iso 4217",
+        amount=1,
+        from_currency_code="euro",
+        to_currency_code="USD",
+    )
+    sandbox.fails(
+        "convert_currency",
+        "unknown currency 'XYZ'",
+        amount=1,
+        from_currency_code="XYZ",
+        to_currency_code="USD",
+    )
+    sandbox.reset(settings=[sandbox.settings_row(wifi=False)])
+    sandbox.fails(
+        "convert_currency", "wifi", amount=1, from_currency_code="EUR", to_currency_code="USD"
+    )
+
+
+def test_distance(sandbox: Sandbox) -> None:
+    km = sandbox.ok(
+        "calculate_lat_lon_distance",
+        latitude_0=37.8199,
+        longitude_0=-122.4783,
+        latitude_1=37.3349,
+        longitude_1=-122.009,
+    )
+    assert km == pytest.approx(67.96, abs=0.01)
+    assert (
+        sandbox.ok(
+            "calculate_lat_lon_distance", latitude_0=0, longitude_0=0, latitude_1=0, longitude_1=0
+        )
+        == 0.0
+    )
+    sandbox.fails(
+        "calculate_lat_lon_distance",
+        "longitude_1",
+        latitude_0=0,
+        longitude_0=0,
+        latitude_1=0,
+        longitude_1=200,
+    )
+
+
+def test_place_search_nearest_first_and_reverse_lookup(sandbox: Sandbox) -> None:
+    found = sandbox.ok("search_location_around_lat_lon", location="sunrise grocery")
+    assert [p["address"].split(",")[1].strip() for p in found] == [
+        "Cupertino",
+        "Mountain View",
+        "San Jose",
+    ]
+    sf = sandbox.ok(
+        "search_location_around_lat_lon",
+        location="Sunrise Grocery",
+        latitude=37.7749,
+        longitude=-122.4194,
+    )
+    assert sf[0]["address"].startswith("1600 Fillmore")
+    assert (
+        sandbox.ok("search_location_around_lat_lon", location="italian restaurant")[0]["name"]
+        == "Trattoria Vicino"
+    )
+    assert sandbox.ok("search_location_around_lat_lon", location="zzzz") == []
+    assert sandbox.ok("search_lat_lon", latitude=37.3349, longitude=-122.009).startswith(
+        "1 Apple Park Way"
+    )
+    assert sandbox.ok("search_lat_lon", latitude=47.61, longitude=-122.30) == (
+        "Seattle, Washington, United States"
+    )
+    assert sandbox.ok("search_lat_lon", latitude=0, longitude=0) is None
+
+
+def test_lookups_need_wifi_and_location_for_here(sandbox: Sandbox) -> None:
+    sandbox.reset(settings=[sandbox.settings_row(location_service=False)])
+    sandbox.fails("search_location_around_lat_lon", "location service", location="cafe")
+    sandbox.fails("search_weather_around_lat_lon", "location service")
+    assert sandbox.ok("search_weather_around_lat_lon", latitude=47.6, longitude=-122.3)
+    sandbox.reset(settings=[sandbox.settings_row(wifi=False)])
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("search_location_around_lat_lon", {"location": "cafe"}),
+        ("search_lat_lon", {"latitude": 1.0, "longitude": 1.0}),
+        ("search_weather_around_lat_lon", {}),
+        ("search_stock", {"query": "AAPL"}),
+        ("search_holiday", {"holiday_name": "Christmas"}),
+    ]
+    for name, arguments in calls:
+        sandbox.fails(name, "wifi", **arguments)
+
+
+def test_weather_is_fixed_per_place_and_day(sandbox: Sandbox) -> None:
+    today = sandbox.ok("search_weather_around_lat_lon")
+    assert today["location"] == "Cupertino" and today["date"] == "2024-05-10"
+    assert today["min_temperature"] <= today["current_temperature"] <= today["max_temperature"]
+    assert today == sandbox.fresh().ok("search_weather_around_lat_lon")
+    later = sandbox.ok("search_weather_around_lat_lon", days=6)
+    assert later["date"] == "2024-05-16" and "current_temperature" not in later
+    assert sandbox.ok("search_weather_around_lat_lon", latitude=0.0, longitude=0.0) is None
+    sandbox.fails("search_weather_around_lat_lon", "between 0 and 6", days=7)
+    sandbox.fails("search_weather_around_lat_lon", "give both", latitude=1.0)
+
+
+def test_stock_and_holiday_lookups(sandbox: Sandbox) -> None:
+    assert sandbox.ok("search_stock", query="aapl")["price"] == 189.84
+    assert sandbox.ok("search_stock", query="Google")["symbol"] == "GOOGL"
+    assert sandbox.ok("search_stock", query="Unknown Widgets") is None
+    sandbox.fails("search_stock", "query must not be empty", query="")
+    assert sandbox.ok("search_holiday", holiday_name="thanksgiving") == {
+        "name": "Thanksgiving Day",
+        "date": "2024-11-28",
+        "timestamp": 1732777200.0,
+    }
+    assert sandbox.ok("search_holiday", holiday_name="4th of July", year=2025)["date"] == (
+        "2025-07-04"
+    )
+    assert sandbox.ok("search_holiday", holiday_name="Boxing Day", country="gb")["date"] == (
+        "2024-12-26"
+    )
+    assert sandbox.ok("search_holiday", holiday_name="Diwali") is None
+    sandbox.fails("search_holiday", "not a supported", holiday_name="x", country="ZZ")
+    sandbox.fails("search_holiday", "year must be between", holiday_name="x", year=1900)

@@ -1,0 +1,123 @@
+"""The built-in sandbox suite end to end: validation, a flawed assistant, exact re-scoring."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import yaml
+from typer.testing import CliRunner
+
+from toolplay import scenarios as scenarios_package
+from toolplay.cli import app
+from toolplay.scenarios import load_suite, parse_scenario
+from toolplay.validate import validate_suite
+
+README = Path(__file__).parents[2] / "README.md"
+BASES = str(Path(scenarios_package.__file__).parent / "data" / "sandbox")
+"""The hand-written base scenarios (the built-in `sandbox` suite adds generated variants)."""
+MINE = [
+    "messaging.yaml",
+    "contacts_settings.yaml",
+    "reminders.yaml",
+    "lookups.yaml",
+    "utilities.yaml",
+    "insufficient.yaml",
+]
+"""The first 26 base scenarios (a fixed set, so the expected score range stays put)."""
+
+FLAWED_AGENT = '''
+def act(messages, tools, context):
+    """Plays the reference but skips each turn's last call and paraphrases its replies."""
+    turn, step = -1, 0
+    for m in context.messages:
+        if m.sender == "user" and m.content is not None:
+            turn, step = turn + 1, 0
+        elif m.sender == "assistant":
+            step += 1
+    reference = context.scenario.reference
+    if not 0 <= turn < len(reference):
+        return "Anything else?"
+    calls = reference[turn].calls[:-1] if len(reference[turn].calls) > 1 else []
+    if step < len(calls):
+        call = calls[step]
+        return {"content": None, "tool_calls": [{"id": f"f{turn}_{step}", "function": {
+            "name": call.name, "arguments": call.arguments}}]}
+    return "All set, " + (reference[turn].reply or "done").lower()
+'''
+
+
+def test_sandbox_suite_validates_and_covers_every_constraint_kind() -> None:
+    report = validate_suite(BASES)
+    assert report.failures == []
+    suite = load_suite(BASES)
+    assert len(suite) >= 20
+    kinds = {
+        c.kind for s in suite.scenarios for m in s.milestones + s.minefields for c in m.constraints
+    }
+    assert kinds == {
+        "state",
+        "added",
+        "removed",
+        "updated",
+        "guardrail",
+        "tool_call",
+        "message",
+        "flow",
+    }
+    categories = {c for s in suite.scenarios for c in s.categories}
+    assert {
+        "single_tool_call",
+        "multiple_tool_call",
+        "single_user_turn",
+        "multiple_user_turn",
+        "state_dependency",
+        "canonicalization",
+        "insufficient_information",
+    } <= categories
+    assert all(s.evaluation == "milestones" for s in suite.scenarios)
+
+
+def test_flawed_assistant_gets_partial_credit_and_rescoring_is_exact(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    for name in MINE:
+        (suite / name).write_text((Path(BASES) / name).read_text(encoding="utf-8"), "utf-8")
+    agent = tmp_path / "agent.py"
+    agent.write_text(FLAWED_AGENT, encoding="utf-8")
+    out = tmp_path / "run"
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["run", "--suite", str(suite), "--assistant", f"python:{agent}:act", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    before = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    lines_before = {p.name: p.read_text() for p in (out / "trajectories").iterdir()}
+    metrics = before["metrics"]
+    assert 0.2 < metrics["similarity"] < 0.95
+    assert metrics["perfect_rate"] < 1.0 and metrics["turn_count"] > 2
+    assert set(before["by_category"]["state_dependency"]) >= {
+        "similarity",
+        "milestone_similarity",
+        "perfect_rate",
+        "turn_count",
+    }
+    result = runner.invoke(app, ["score", str(out)])
+    assert result.exit_code == 0, result.output
+    after = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert after["metrics"] == before["metrics"]
+    assert after["by_category"] == before["by_category"]
+    assert {p.name: p.read_text() for p in (out / "trajectories").iterdir()} == lines_before
+
+
+def test_readme_example_is_a_valid_scenario_the_oracle_passes(tmp_path: Path) -> None:
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Milestone scenario format") :]
+    block = re.search(r"```yaml\n(.*?)```", section, re.S)
+    assert block is not None
+    data = yaml.safe_load(block.group(1))
+    parse_scenario(data["scenarios"][0], "README.md")
+    path = tmp_path / "example.yaml"
+    path.write_text(block.group(1), encoding="utf-8")
+    assert validate_suite(str(path)).failures == []

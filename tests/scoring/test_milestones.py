@@ -1,0 +1,360 @@
+"""The milestone scorer: every constraint kind, the DAG, references, minefields, turn count."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from typing import Any
+
+import pytest
+
+from toolplay.messages import ToolCall, Trajectory
+from toolplay.roles import AssistantTurn, RoleContext, ScriptedUser
+from toolplay.runtime import play_dynamic
+from toolplay.scenarios import Scenario, parse_scenario
+from toolplay.scoring import score_milestones
+
+CONTACTS = [
+    {
+        "person_id": "self",
+        "name": "Sam Park",
+        "phone_number": "+14085550100",
+        "relationship": "self",
+        "is_self": True,
+    },
+    {
+        "person_id": "c-bob",
+        "name": "Bob Rivera",
+        "phone_number": "+14155550142",
+        "relationship": "friend",
+        "is_self": False,
+    },
+]
+BASE: dict[str, Any] = {
+    "id": "t",
+    "world": {
+        "domains": ["settings", "contacts", "messaging", "timeutil"],
+        "clock": "2024-05-10T09:30:00-07:00",
+        "tables": {"contacts": CONTACTS},
+    },
+    "user": {"script": ["go", "ok", "thanks"]},
+}
+
+
+class Script:
+    """An assistant that plays fixed turns: lists of (tool, arguments) calls, or text."""
+
+    name = "script"
+
+    def __init__(self, turns: list[list[tuple[str, dict[str, Any]]] | str]) -> None:
+        self.turns = turns
+
+    async def respond(self, context: RoleContext) -> AssistantTurn:
+        done = sum(1 for m in context.messages if m.sender == "assistant")
+        if done >= len(self.turns):
+            return AssistantTurn(content="Done.")
+        turn = self.turns[done]
+        if isinstance(turn, str):
+            return AssistantTurn(content=turn)
+        calls = tuple(
+            ToolCall.from_args(f"c{done}_{k}", name, args) for k, (name, args) in enumerate(turn)
+        )
+        return AssistantTurn(tool_calls=calls)
+
+
+def scenario(**fields: Any) -> Scenario:
+    data = copy.deepcopy(BASE)
+    data.update(fields)
+    return parse_scenario(data, "test")
+
+
+def play(s: Scenario, turns: list[Any]) -> Trajectory:
+    return asyncio.run(play_dynamic(s, Script(turns), ScriptedUser()))
+
+
+def score(s: Scenario, turns: list[Any]) -> tuple[float, dict[str, Any]]:
+    result = score_milestones(s, play(s, turns))
+    assert result.score is not None
+    return result.score, result.details
+
+
+def one(*constraints: dict[str, Any], **extra: Any) -> Scenario:
+    return scenario(milestones=[{"constraints": list(constraints)}], **extra)
+
+
+SEND = ("send_message_with_phone_number", {"phone_number": "+14155550142", "content": "hi there"})
+ADD = (
+    "add_contact",
+    {"name": "Dana Lee", "phone_number": "+14155550187", "relationship": "dentist"},
+)
+
+
+def test_state_equals_and_contains() -> None:
+    equals = one({"kind": "state", "table": "settings", "rows": [{"wifi": False}]})
+    assert score(equals, [[("set_wifi_status", {"enabled": False})]])[0] == 1.0
+    assert score(equals, ["no"])[0] == 0.0
+    contains = one(
+        {
+            "kind": "state",
+            "table": "contacts",
+            "match": "contains",
+            "rows": [{"name": "Bob Rivera"}],
+        }
+    )
+    assert score(contains, ["no"])[0] == 1.0
+    too_many = one({"kind": "state", "table": "contacts", "rows": [{"name": "Bob Rivera"}]})
+    assert score(too_many, ["no"])[0] == 0.0
+
+
+def test_added_rows_with_rouge_partial_credit() -> None:
+    s = one(
+        {
+            "kind": "added",
+            "table": "contacts",
+            "rows": [{"name": "Dana Lee", "relationship": "my dentist"}],
+        }
+    )
+    assert score(s, [[ADD]])[0] == pytest.approx(((2 / 3) * 1.0) ** 0.5)  # rouge "dentist"
+    assert score(s, ["no"])[0] == 0.0
+    extra = ("add_contact", {"name": "Other", "phone_number": "+15550001111"})
+    assert score(s, [[extra], [ADD]])[0] == 0.0  # equals: exactly the target rows are new
+    s = one(
+        {"kind": "added", "table": "contacts", "match": "contains", "rows": [{"name": "Dana Lee"}]}
+    )
+    assert score(s, [[extra], [ADD]])[0] == 1.0
+
+
+def test_removed_and_updated() -> None:
+    removed = one({"kind": "removed", "table": "contacts", "rows": [{"person_id": "c-bob"}]})
+    assert score(removed, [[("remove_contact", {"person_id": "c-bob"})]])[0] == 1.0
+    assert score(removed, [[ADD]])[0] == 0.0  # a row appeared: not a removal
+    updated = one(
+        {
+            "kind": "updated",
+            "table": "contacts",
+            "rows": [{"person_id": "c-bob", "phone_number": "+14155550199"}],
+        }
+    )
+    modify = ("modify_contact", {"person_id": "c-bob", "phone_number": "+14155550199"})
+    assert score(updated, [[modify]])[0] == 1.0
+    assert score(updated, [[ADD]])[0] == 0.0  # row count changed
+
+
+def test_guardrail_is_a_factor_not_a_mean_member() -> None:
+    s = one(
+        {"kind": "state", "table": "settings", "rows": [{"wifi": False}]},
+        {"kind": "guardrail", "table": "contacts"},
+    )
+    assert score(s, [[("set_wifi_status", {"enabled": False})]])[0] == 1.0
+    value, details = score(s, [[ADD], [("set_wifi_status", {"enabled": False})]])
+    assert value == 0.0
+    guard_only = one({"kind": "guardrail", "table": "contacts"})
+    assert score(guard_only, ["no"])[0] == 1.0
+
+
+def test_tool_call_alternatives_outcomes_and_real_names() -> None:
+    s = one(
+        {
+            "kind": "tool_call",
+            "alternatives": [
+                {"tool": "search_contacts", "arguments": {"name": {"contains": "bob"}}},
+                {"tool": "search_contacts", "arguments": {"phone_number": "+14155550142"}},
+            ],
+        }
+    )
+    assert score(s, [[("search_contacts", {"name": "Bob"})]])[0] == 1.0
+    assert score(s, [[("search_contacts", {"phone_number": "+1 415 555 0142"})]])[0] == 1.0
+    assert score(s, [[("search_contacts", {"name": "Mia"})]])[0] == 0.0
+    failed = ("send_message_with_phone_number", {"phone_number": "x", "content": "y"})
+    wants_error = one(
+        {"kind": "tool_call", "tool": "send_message_with_phone_number", "outcome": "error"}
+    )
+    assert score(wants_error, [[failed]])[0] == 1.0
+    wants_success = one({"kind": "tool_call", "tool": "send_message_with_phone_number"})
+    assert score(wants_success, [[failed]])[0] == 0.0
+    assert score(wants_success, [[SEND]])[0] == 1.0
+
+
+def test_tool_call_matches_real_name_behind_a_renamed_tool() -> None:
+    s = one({"kind": "tool_call", "tool": "set_wifi_status", "arguments": {"enabled": False}})
+    trajectory = play(s, [[("set_wifi_status", {"enabled": False})]])
+    shown = [
+        m.model_copy(
+            update={
+                "tool_calls": tuple(c.model_copy(update={"name": "tool_7"}) for c in m.tool_calls)
+            }
+        )
+        for m in trajectory.messages
+    ]
+    renamed = trajectory.model_copy(
+        update={"messages": shown, "tool_names": {"tool_7": "set_wifi_status"}}
+    )
+    assert score_milestones(s, renamed).score == 1.0
+
+
+def test_message_constraint_uses_rouge_l_by_default() -> None:
+    s = one({"kind": "message", "content": "I texted Bob that you are late"})
+    assert score(s, ["I texted Bob that you are late"])[0] == 1.0
+    partial = score(s, ["I sent Bob a note that you are late"])[0]
+    assert 0.0 < partial < 1.0
+    exact = one({"kind": "message", "content": {"exact": "OK"}})
+    assert score(exact, ["OK"])[0] == 1.0 and score(exact, ["ok"])[0] == 0.0
+
+
+def test_flow_from_milestone_into_argument_and_template() -> None:
+    s = scenario(
+        milestones=[
+            {"id": "found", "constraints": [{"kind": "tool_call", "tool": "search_contacts"}]},
+            {
+                "id": "sent",
+                "constraints": [
+                    {
+                        "kind": "flow",
+                        "from": "found",
+                        "path": "*.phone_number",
+                        "argument": "phone_number",
+                    }
+                ],
+            },
+            {
+                "constraints": [
+                    {
+                        "kind": "flow",
+                        "from": "found",
+                        "path": "0.name",
+                        "template": "Texted {value}.",
+                    }
+                ]
+            },
+        ]
+    )
+    good = [[("search_contacts", {"name": "Bob"})], [SEND], "Texted Bob Rivera."]
+    assert score(s, good)[0] == 1.0
+    wrong_number = (
+        "send_message_with_phone_number",
+        {"phone_number": "+14155550143", "content": "hi"},
+    )
+    value, details = score(
+        s, [[("search_contacts", {"name": "Bob"})], [wrong_number], "Texted Bob Rivera."]
+    )
+    assert details["milestone_mapping"][1]["similarity"] == 0.0
+    assert value == pytest.approx(2 / 3)
+
+
+def test_flow_from_tool_with_rounding_and_closeness() -> None:
+    s = one(
+        {
+            "kind": "flow",
+            "from_tool": "get_current_timestamp",
+            "tool": "shift_timestamp",
+            "argument": "timestamp",
+            "similarity": "close",
+            "tolerance": 60,
+        }
+    )
+    now: tuple[str, dict[str, Any]] = ("get_current_timestamp", {})
+    assert score(s, [[now], [("shift_timestamp", {"timestamp": 1715358630, "days": 1})]])[0] == 1
+    assert score(s, [[("shift_timestamp", {"timestamp": 1715358630, "days": 1})]])[0] == 0
+    rounded = one(
+        {
+            "kind": "flow",
+            "from_tool": "get_current_timestamp",
+            "round": -3,
+            "template": "It is {value}",
+            "similarity": "contains",
+        }
+    )
+    assert score(rounded, [[now], "It is 1715359000 now."])[0] == 1.0
+
+
+def test_dag_order_and_shared_indices() -> None:
+    s = scenario(
+        milestones=[
+            {
+                "id": "a",
+                "constraints": [{"kind": "state", "table": "settings", "rows": [{"wifi": False}]}],
+            },
+            {"id": "b", "constraints": [{"kind": "message", "content": {"exact": "done"}}]},
+        ]
+    )
+    assert score(s, [[("set_wifi_status", {"enabled": False})], "done"])[0] == 1.0
+    # the message comes before the state change: both cannot be had in order
+    assert score(s, ["done", [("set_wifi_status", {"enabled": False})]])[0] == 0.5
+    free = scenario(
+        milestones=[
+            {
+                "id": "a",
+                "constraints": [{"kind": "state", "table": "settings", "rows": [{"wifi": False}]}],
+            },
+            {
+                "id": "b",
+                "after": [],
+                "constraints": [{"kind": "message", "content": {"exact": "done"}}],
+            },
+        ]
+    )
+    assert score(free, ["done", [("set_wifi_status", {"enabled": False})]])[0] == 1.0
+
+
+def test_added_relative_to_a_reference_milestone() -> None:
+    s = scenario(
+        milestones=[
+            {
+                "id": "first",
+                "constraints": [
+                    {"kind": "added", "table": "contacts", "rows": [{"name": "Dana Lee"}]}
+                ],
+            },
+            {
+                "constraints": [
+                    {
+                        "kind": "added",
+                        "table": "messages",
+                        "reference": "first",
+                        "rows": [{"recipient_phone_number": "+14155550142"}],
+                    },
+                    {"kind": "guardrail", "table": "contacts", "reference": "first"},
+                ]
+            },
+        ]
+    )
+    assert score(s, [[ADD], [SEND]])[0] == 1.0
+    extra = ("add_contact", {"name": "Zed", "phone_number": "+15550002222"})
+    assert score(s, [[ADD], [extra], [SEND]])[0] == 0.5  # contacts changed after "first"
+
+
+def test_minefield_vetoes_and_details_are_stored() -> None:
+    s = scenario(
+        milestones=[{"constraints": [{"kind": "message", "content": {"exact": "Sorry"}}]}],
+        minefields=[
+            {
+                "id": "sent",
+                "constraints": [
+                    {
+                        "kind": "tool_call",
+                        "tool": "send_message_with_phone_number",
+                        "outcome": "any",
+                    }
+                ],
+            }
+        ],
+    )
+    value, details = score(s, ["Sorry"])
+    assert value == 1.0 and details["minefield_similarity"] == 0.0
+    value, details = score(s, [[SEND], "Sorry"])
+    assert value == 0.0 and details["milestone_similarity"] == 1.0
+    assert details["minefield_mapping"][0]["id"] == "sent"
+    assert details["minefield_mapping"][0]["index"] == 3  # the tool result message
+    assert details["turn_count"] == details["messages"] - 1  # all but the system prompt
+
+
+def test_no_milestones_scores_one() -> None:
+    s = scenario(evaluation="milestones")
+    assert score(s, ["hi"])[0] == 1.0
+
+
+def test_oracle_shortfalls_become_validation_problems() -> None:
+    s = one({"kind": "message", "content": {"exact": "never said"}})
+    trajectory = play(s, ["hello"]).model_copy(update={"assistant": "oracle"})
+    problems = score_milestones(s, trajectory).details["validation_problems"]
+    assert "reached only 0.000" in problems[0]
