@@ -6,7 +6,9 @@ Errors print one line and exit non-zero; `--debug` shows the traceback instead.
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar, cast
@@ -16,9 +18,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from toolplay.report import render_summary
+from toolplay.report import (
+    compare_runs,
+    render_comparison,
+    render_summary,
+    write_comparison,
+    write_report,
+)
 from toolplay.runs import Mode, RunConfig, execute_run, rescore_run
-from toolplay.scenarios import BUILTIN, IMPORTERS, load_suite
+from toolplay.scenarios import BUILTIN, IMPORTERS, Suite, augmentation_of, load_suite
 from toolplay.validate import validate_suite
 
 app = typer.Typer(
@@ -68,6 +76,20 @@ def _progress_run(config: RunConfig) -> dict[str, Any]:
         return asyncio.run(execute_run(config, progress=report))
 
 
+def _parse_options(items: list[str]) -> dict[str, Any]:
+    """`KEY=VALUE` pairs; a value that reads as JSON (numbers, true, ...) is taken as such."""
+    parsed: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise typer.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="--option")
+        try:
+            parsed[key.strip()] = json.loads(value)
+        except ValueError:
+            parsed[key.strip()] = value
+    return parsed
+
+
 @app.command()
 def run(
     suite: Annotated[str, typer.Option(help="Suite name, NAME:ARG importer, or path.")] = "quick",
@@ -84,10 +106,61 @@ def run(
     ] = None,
     augment: Annotated[
         list[str] | None,
-        typer.Option(help="Tool augmentation for every scenario (repeatable), e.g. no_docs."),
+        typer.Option(
+            help="Augmentation setting (repeatable; 'none' = unaugmented): selects a suite's "
+            "variants (sandbox) or applies it to every scenario (other suites), e.g. no_docs."
+        ),
+    ] = None,
+    max_calls_per_turn: Annotated[
+        int | None,
+        typer.Option(min=1, help="Static mode: tool calls allowed per turn (default 20)."),
+    ] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1.")
+    ] = None,
+    api_key_env: Annotated[
+        str | None, typer.Option(help="Environment variable holding the API key.")
+    ] = None,
+    temperature: Annotated[float | None, typer.Option(help="Sampling temperature (0).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Sampling seed (+ trial number).")] = None,
+    max_tokens: Annotated[int | None, typer.Option(help="Cap on tokens per answer.")] = None,
+    timeout: Annotated[float | None, typer.Option(help="Seconds per model call (60).")] = None,
+    max_retries: Annotated[
+        int | None, typer.Option(min=0, help="Retries per model call on 429/5xx/timeouts (5).")
+    ] = None,
+    cache: Annotated[
+        Path | None, typer.Option(help="Response cache file (SQLite), shared across runs.")
+    ] = None,
+    user_base_url: Annotated[
+        str | None, typer.Option(help="Endpoint of a model-driven user (default --base-url).")
+    ] = None,
+    user_api_key_env: Annotated[
+        str | None, typer.Option(help="Key variable of a model-driven user.")
+    ] = None,
+    user_temperature: Annotated[
+        float | None, typer.Option(help="Temperature of a model-driven user.")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(help="Extra role/mode option KEY=VALUE (repeatable), e.g. local_n_ctx=4096."),
     ] = None,
 ) -> None:
     """Play a suite with an assistant and a user, score it, and write the run directory."""
+    extra = {
+        "max_calls_per_turn": max_calls_per_turn,
+        "base_url": base_url,
+        "api_key_env": api_key_env,
+        "temperature": temperature,
+        "seed": seed,
+        "max_tokens": max_tokens,
+        "timeout": timeout,
+        "max_retries": max_retries,
+        "cache": str(cache) if cache else None,
+        "user_base_url": user_base_url,
+        "user_api_key_env": user_api_key_env,
+        "user_temperature": user_temperature,
+    }
+    options = {**_parse_options(option or []), **{k: v for k, v in extra.items() if v is not None}}
 
     def action() -> dict[str, Any]:
         config = RunConfig(
@@ -102,20 +175,23 @@ def run(
             resume=resume,
             system_prompt=system_prompt,
             augment=augment or [],
+            options=options,
         )
         return _progress_run(config)
 
     summary = _guard(action)
     render_summary(summary, console)
     console.print(f"Run written to [bold]{out}[/bold] (summary.json, trajectories/, run.sqlite)")
+    console.print(f"HTML report: toolplay report {out}", highlight=False)
 
 
 @app.command()
 def validate(
     suite: Annotated[str, typer.Option(help="Suite name, NAME:ARG importer, or path.")] = "quick",
+    mode: Annotated[str | None, typer.Option(help="static or dynamic (default: suite's).")] = None,
 ) -> None:
     """Check a suite: every file loads and the oracle scores perfectly on every scenario."""
-    report = _guard(lambda: validate_suite(suite))
+    report = _guard(lambda: validate_suite(suite, mode))
     if report.failures:
         for failure in report.failures:
             err_console.print(f"[red]FAIL[/red] {failure}", highlight=False, soft_wrap=True)
@@ -126,19 +202,42 @@ def validate(
 
 @app.command()
 def suites() -> None:
-    """List the built-in suites and importers with scenario counts by category."""
-    table = Table("suite", "scenarios", "categories", "description")
+    """List the built-in suites and importers with scenario counts by category.
+
+    Suites with generated variants (sandbox) also count scenarios by augmentation setting and
+    world-state variant, and list the variants skipped as unsound.
+    """
+    table = Table("suite", "scenarios", "categories", "variants", "description")
+    notes: list[str] = []
     for name, (description, _) in BUILTIN.items():
         loaded = _guard(lambda name=name: load_suite(name))  # type: ignore[misc]
         counts: dict[str, int] = {}
         for scenario in loaded.scenarios:
             for category in scenario.categories:
                 counts[category] = counts.get(category, 0) + 1
-        cats = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
-        table.add_row(name, str(len(loaded)), cats, description)
+        cats = "\n".join(f"{k} {v}" for k, v in sorted(counts.items()))
+        table.add_row(name, str(len(loaded)), cats, _variant_counts(loaded), description)
+        skipped = cast(list[tuple[str, str]], loaded.extra.get("skipped_variants", []))
+        notes += [f"{name}: skipped unsound variant {vid}: {why}" for vid, why in skipped]
     for prefix, (description, _) in IMPORTERS.items():
-        table.add_row(f"{prefix}:…", "-", "-", description)
+        table.add_row(f"{prefix}:…", "-", "-", "-", description)
     console.print(table)
+    for note in notes:
+        console.print(note, highlight=False, soft_wrap=True)
+
+
+def _variant_counts(suite: Suite) -> str:
+    """Base and world-state counts and scenarios per augmentation setting ('-' if none)."""
+    if not any(s.augmentation or s.metadata.get("state_variant") for s in suite.scenarios):
+        return "-"
+    by_augmentation = Counter(augmentation_of(s) for s in suite.scenarios)
+    plain = [s for s in suite.scenarios if not s.augmentation]
+    states = Counter(str(s.metadata.get("state_variant")) for s in plain)
+    states.pop("None", None)
+    parts = [f"base {len(plain) - sum(states.values())}"]
+    parts += [f"~{k} {v}" for k, v in sorted(states.items())]
+    parts += [f"@{k} {v}" for k, v in by_augmentation.items()]
+    return "\n".join(parts)
 
 
 @app.command()
@@ -171,6 +270,36 @@ def score(run_dir: Annotated[Path, typer.Argument(help="A run directory.")]) -> 
     """Recompute every score of a stored run from its trajectories (no model calls)."""
     summary = _guard(lambda: rescore_run(run_dir))
     render_summary(summary, console)
+
+
+@app.command()
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
+    out: Annotated[
+        Path | None, typer.Option(help="Where to write (default RUN_DIR/report.html).")
+    ] = None,
+) -> None:
+    """Write a self-contained HTML report of a run (reads the run directory only)."""
+    written = _guard(lambda: write_report(run_dir, out))
+    console.print(f"Report written to [bold]{written}[/bold]", highlight=False)
+
+
+@app.command()
+def compare(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Two or more run directories.")],
+    human: Annotated[
+        Path | None, typer.Option(help="CSV of human scores: scenario_id,score per row.")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Also write the comparison as HTML to this file.")
+    ] = None,
+) -> None:
+    """Compare runs side by side, with per-scenario agreement (Pearson, Spearman, ICC(3,1))."""
+    comparison = _guard(lambda: compare_runs(run_dirs, human))
+    render_comparison(comparison, console)
+    if out is not None:
+        written = _guard(lambda: write_comparison(comparison, out, human_file=human))
+        console.print(f"Comparison written to [bold]{written}[/bold]", highlight=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -83,6 +83,11 @@ class Message(BaseModel):
     turn: int | None = Field(
         default=None, description="Static mode: the reference turn this message belongs to."
     )
+    from_reference: bool = Field(
+        default=False,
+        description="Static mode: replayed from the scenario's reference (user words, "
+        "ground-truth calls, results and replies), not produced by the assistant under test.",
+    )
 
     @property
     def is_tool_result(self) -> bool:

@@ -16,7 +16,7 @@ from toolplay.messages import ToolCall
 from toolplay.roles import OracleAssistant, ScriptedUser
 from toolplay.runs import MODES, default_context
 from toolplay.scenarios import Scenario, build_world, load_suite, scenario_registry
-from toolplay.scoring import ScoringContext, score_trajectory
+from toolplay.scoring import REFERENCE_CHECKS, ScoringContext, score_trajectory
 from toolplay.tools import ToolCrash
 
 
@@ -47,6 +47,16 @@ def check_reference_results(scenario: Scenario) -> list[str]:
                 )
                 continue
             if not call.check:
+                continue
+            judge = REFERENCE_CHECKS.get(scenario.evaluation)
+            if judge is not None:
+                if not judge(call, outcome.result, outcome.error):
+                    got = outcome.error if outcome.error else json.dumps(outcome.result)[:200]
+                    recorded = call.exception or json.dumps(call.result)[:200]
+                    problems.append(
+                        f"{scenario.id}: reference[{t}].calls[{c}] {call.name} "
+                        f"gave {got}; recorded {recorded}"
+                    )
                 continue
             if call.exception is not None:
                 if outcome.error is None:
@@ -84,8 +94,15 @@ async def _validate(scenarios: list[Scenario], mode: str, context: ScoringContex
     return failures
 
 
-def validate_suite(spec: str) -> ValidationReport:
-    """Validate every scenario of suite `spec`."""
+def validate_suite(spec: str, mode: str | None = None) -> ValidationReport:
+    """Validate every scenario of suite `spec`, in `mode` (default: the suite's own).
+
+    Raises:
+        ValueError: `mode` is not a known mode.
+    """
     suite = load_suite(spec)
-    failures = asyncio.run(_validate(suite.scenarios, suite.default_mode, default_context(suite)))
+    chosen = mode or suite.default_mode
+    if chosen not in MODES:
+        raise ValueError(f"mode {chosen!r} is not available; known: {', '.join(MODES)}")
+    failures = asyncio.run(_validate(suite.scenarios, chosen, default_context(suite)))
     return ValidationReport(checked=len(suite.scenarios), failures=failures)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolplay.runs import select_scenarios
 from toolplay.scenarios import Scenario, ScenarioError, load_suite
 from toolplay.store import CONFIG_FILE, SUMMARY_FILE, TRAJECTORY_DIR, RunStore, StoreError
 
@@ -142,8 +143,9 @@ def _scenarios(config: dict[str, Any], notes: list[str]) -> dict[str, Scenario]:
     spec = config.get("suite")
     if not isinstance(spec, str):
         return {}
-    try:
-        return {s.id: s for s in load_suite(spec).scenarios}
+    augment = config.get("augment") or []
+    try:  # --augment selects or creates the run's variants: look them up the same way
+        return {s.id: s for s in select_scenarios(load_suite(spec), None, augment)}
     except (ScenarioError, OSError, ValueError) as exc:
         notes.append(f"scenario metadata unavailable (suite {spec!r} did not load: {exc})")
         logger.warning("report: suite %r did not load: %s", spec, exc)

@@ -33,6 +33,9 @@ class RoleContext:
     system_prompt: str | None = None
     tool_names: Mapping[str, str] = field(default_factory=dict)
     """Shown → real names of renamed tools. Only privileged roles (the oracle) use it."""
+    force_tool_call: bool = False
+    """The assistant must answer with a tool call (AutoDE static mode); model roles constrain
+    their output accordingly (`tool_choice: required`), scripted roles may ignore it."""
 
 
 @dataclass(frozen=True)

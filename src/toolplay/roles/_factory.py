@@ -10,7 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 from toolplay.roles._base import Assistant, User
+from toolplay.roles._local import build_local_assistant, build_local_user
+from toolplay.roles._openai import build_openai_assistant, build_openai_user
 from toolplay.roles._oracle import OracleAssistant, SilentAssistant
+from toolplay.roles._python import build_python_assistant
+from toolplay.roles._replay import build_replay_assistant
 from toolplay.roles._scripted import ScriptedUser
 
 AssistantFactory = Callable[[str, dict[str, Any]], Assistant]
@@ -24,9 +28,15 @@ class RoleSpecError(ValueError):
 ASSISTANTS: dict[str, AssistantFactory] = {
     "oracle": lambda argument, options: OracleAssistant(),
     "no-call": lambda argument, options: SilentAssistant(),
+    "openai": build_openai_assistant,
+    "local": build_local_assistant,
+    "python": build_python_assistant,
+    "replay": build_replay_assistant,
 }
 USERS: dict[str, UserFactory] = {
     "scripted": lambda argument, options: ScriptedUser(),
+    "openai": build_openai_user,
+    "local": build_local_user,
 }
 
 

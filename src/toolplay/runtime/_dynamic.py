@@ -151,11 +151,16 @@ async def play_dynamic(
 
 
 def offered_tools(scenario: Scenario, augment: Sequence[str] = ()) -> ToolPresentation:
-    """The tools a scenario offers, as the assistant sees them."""
+    """The tools a scenario offers, as the assistant sees them.
+
+    `scenario.augmentation` may join several augmentations with `+`. Distraction tools come
+    from every tool the world can run except those the scenario denies (a withheld tool must
+    not come back as a distraction).
+    """
     full = scenario_registry(scenario)
     offered = full.select(scenario.tools.allow, scenario.tools.deny)
-    names = ([scenario.augmentation] if scenario.augmentation else []) + list(augment)
-    return present(offered, names, full)
+    own = scenario.augmentation.split("+") if scenario.augmentation else []
+    return present(offered, own + list(augment), full.select(None, scenario.tools.deny))
 
 
 def renamed(presentation: ToolPresentation) -> dict[str, str]:

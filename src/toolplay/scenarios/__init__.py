@@ -7,6 +7,22 @@ from toolplay.scenarios._load import (
     load_scenario_paths,
     parse_scenario,
 )
+from toolplay.scenarios._milestone_spec import (
+    START,
+    ChangeConstraint,
+    Constraint,
+    FlowConstraint,
+    GuardrailConstraint,
+    MessageConstraint,
+    Milestone,
+    StateConstraint,
+    ToolAlternative,
+    ToolCallConstraint,
+    milestone_edges,
+    milestone_ids,
+    milestone_reference,
+    similarity_spec,
+)
 from toolplay.scenarios._model import (
     Demonstration,
     Evaluation,
@@ -17,10 +33,47 @@ from toolplay.scenarios._model import (
     UserSide,
     WorldSpec,
 )
+from toolplay.scenarios._state_variants import STATE_VARIANTS, VariantSkipped
 from toolplay.scenarios._suites import BUILTIN, IMPORTERS, Suite, load_suite
+from toolplay.scenarios._tooltalk import import_tooltalk, load_databases, tooltalk_turns
+from toolplay.scenarios._variants import (
+    AUGMENTATION_SETTINGS,
+    SkippedVariant,
+    VariantSet,
+    augmentation_of,
+    augmentation_variant,
+    expand_variants,
+    state_variant,
+)
 from toolplay.scenarios._world import build_world, scenario_registry
 
 __all__ = [
+    "AUGMENTATION_SETTINGS",
+    "STATE_VARIANTS",
+    "SkippedVariant",
+    "VariantSet",
+    "VariantSkipped",
+    "augmentation_of",
+    "augmentation_variant",
+    "expand_variants",
+    "state_variant",
+    "import_tooltalk",
+    "load_databases",
+    "tooltalk_turns",
+    "START",
+    "ChangeConstraint",
+    "Constraint",
+    "FlowConstraint",
+    "GuardrailConstraint",
+    "MessageConstraint",
+    "Milestone",
+    "StateConstraint",
+    "ToolAlternative",
+    "ToolCallConstraint",
+    "milestone_edges",
+    "milestone_ids",
+    "milestone_reference",
+    "similarity_spec",
     "BUILTIN",
     "IMPORTERS",
     "Demonstration",

@@ -16,10 +16,14 @@ import yaml
 from pydantic import ValidationError
 
 from toolplay.scenarios._errors import ScenarioError
+from toolplay.scenarios._milestone_checks import check_milestone_spec
 from toolplay.scenarios._model import Scenario
 from toolplay.tools import Registry, RegistryError, registry_for
 
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
+
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML has it (about 10x faster), else the pure-Python one."""
 
 
 def load_scenario_file(path: Path) -> list[Scenario]:
@@ -94,6 +98,12 @@ def check_against_catalog(scenario: Scenario, source: str, prefix: str = "") -> 
                     f"{prefix}reference[{t}].calls[{c}].name",
                     f"unknown tool {call.name!r}",
                 )
+    tables = {name: schema.columns for name, schema in registry.tables.items()}
+    tools = {
+        name: set(spec.arguments.model_fields) for name, spec in registry.tools.items()
+    }
+    for key in ("milestones", "minefields"):
+        check_milestone_spec(getattr(scenario, key), tables, tools, source, prefix + key)
     return registry
 
 
@@ -124,7 +134,7 @@ def _parse(text: str, path: Path) -> Any:
     try:
         if path.suffix == ".json":
             return json.loads(text)
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_SAFE_LOADER)
     except json.JSONDecodeError as exc:
         raise ScenarioError(
             str(path), None, f"invalid JSON at line {exc.lineno}: {exc.msg}"

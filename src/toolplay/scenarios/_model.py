@@ -1,8 +1,8 @@
 """The scenario model: everything needed to play out and score one conversation.
 
 Scenario files are YAML or JSON. Unknown fields are refused (`extra="forbid"`), so a typo is an
-error rather than a silently ignored setting. Milestones and minefields are kept as plain
-mappings here; the milestone scorer gives them their typed form.
+error rather than a silently ignored setting. Milestones and minefields have their typed form
+in `_milestone_spec`; a scenario that gives them and no `evaluation` is scored by milestones.
 """
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from toolplay.scenarios._milestone_spec import Milestone
 
 Category = str
 """Scenario category, e.g. `single_tool_call` or `state_dependency`."""
@@ -87,7 +89,10 @@ class ToolSelection(_Strict):
 class Scenario(_Strict):
     """One evaluation scenario."""
 
-    id: str = Field(pattern=r"^[A-Za-z0-9_.:\-]+$")
+    id: str = Field(
+        pattern=r"^[A-Za-z0-9_.:\-~@+]+$",
+        description="`~` and `@` mark derived variants: `<base>~<state variant>@<augmentation>`.",
+    )
     description: str = ""
     categories: list[Category] = Field(default_factory=list)
     world: WorldSpec
@@ -95,13 +100,24 @@ class Scenario(_Strict):
     user: UserSide = Field(default_factory=UserSide)
     reference: list[ReferenceTurn] = Field(default_factory=list)
     evaluation: Evaluation = "state"
-    milestones: list[dict[str, Any]] = Field(default_factory=list)
-    minefields: list[dict[str, Any]] = Field(default_factory=list)
+    milestones: list[Milestone] = Field(default_factory=list)
+    minefields: list[Milestone] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
     split: str | None = None
     augmentation: str | None = None
     base_id: str | None = None
     max_turns: int = Field(default=30, ge=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _milestones_imply_evaluation(cls, data: Any) -> Any:
+        if (
+            isinstance(data, dict)
+            and "evaluation" not in data
+            and (data.get("milestones") or data.get("minefields"))
+        ):
+            return {**data, "evaluation": "milestones"}
+        return data
 
     @property
     def script(self) -> list[str]:

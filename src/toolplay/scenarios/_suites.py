@@ -16,6 +16,7 @@ from pathlib import Path
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._load import load_scenario_paths
 from toolplay.scenarios._model import Scenario
+from toolplay.scenarios._variants import AUGMENTATION_SETTINGS, expand_variants
 
 DATA = Path(str(resources.files("toolplay.scenarios") / "data"))
 
@@ -47,15 +48,66 @@ def _builtin(name: str, description: str) -> Callable[[], Suite]:
     return load
 
 
+def _with_variants(name: str, description: str) -> Callable[[], Suite]:
+    """A built-in suite of base scenarios expanded with their generated variants."""
+
+    def load() -> Suite:
+        folder = DATA / name
+        bases = load_scenario_paths([folder])
+        expanded = expand_variants(bases, source=str(folder))
+        extra: dict[str, object] = {
+            "bases": len(bases),
+            "augmentations": list(AUGMENTATION_SETTINGS),
+            "skipped_variants": [(v.variant_id, v.reason) for v in expanded.skipped],
+        }
+        return Suite(name, expanded.scenarios, description, str(folder), extra=extra)
+
+    return load
+
+
 BUILTIN: dict[str, tuple[str, Callable[[], Suite]]] = {
     "quick": (
         "A handful of small scenarios for smoke runs.",
         _builtin("quick", "A handful of small scenarios for smoke runs."),
     ),
+    "sandbox": (
+        "ToolSandbox-style stateful scenarios scored by milestones and minefields: base "
+        "scenarios plus generated world-state variants, each under 8 tool augmentations.",
+        _with_variants(
+            "sandbox",
+            "ToolSandbox-style stateful scenarios scored by milestones and minefields: base "
+            "scenarios plus generated world-state variants, each under 8 tool augmentations.",
+        ),
+    ),
+    "autode": (
+        "AutoDE-style user scripts over the sandbox tools, scored by slot precision/recall/F1.",
+        lambda: _import_autode(""),
+    ),
 }
 """Built-in suites by name: (description, loader)."""
 
-IMPORTERS: dict[str, tuple[str, Importer]] = {}
+def _import_tooltalk(argument: str) -> Suite:
+    from toolplay.scenarios._tooltalk import import_tooltalk
+
+    return import_tooltalk(argument)
+
+
+def _import_autode(argument: str) -> Suite:
+    from toolplay.scenarios._autode import autode_suite
+
+    return autode_suite(Path(argument) if argument else None)
+
+
+IMPORTERS: dict[str, tuple[str, Importer]] = {
+    "tooltalk": (
+        "ToolTalk data folder (databases/ plus one folder of conversations per split).",
+        _import_tooltalk,
+    ),
+    "autode": (
+        "A file or folder of AutoDE user scripts (format: toolplay.scenarios._autode).",
+        _import_autode,
+    ),
+}
 """Importers by prefix: (description, importer)."""
 
 

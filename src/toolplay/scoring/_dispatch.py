@@ -11,9 +11,13 @@ from statistics import fmean
 from typing import Any
 
 from toolplay.messages import Trajectory
-from toolplay.scenarios import Scenario
+from toolplay.scenarios import ReferenceCall, Scenario
+from toolplay.scoring._autode import aggregate_slots, score_slots
+from toolplay.scoring._milestones import aggregate_milestones, score_milestones
 from toolplay.scoring._result import ScenarioScore, ScoringContext
 from toolplay.scoring._state import score_state
+from toolplay.scoring._tooltalk import reproduces_reference, score_tooltalk
+from toolplay.scoring._tooltalk_summary import aggregate_tooltalk
 
 Scorer = Callable[[Scenario, Trajectory, ScoringContext], ScenarioScore]
 Aggregator = Callable[[Sequence[tuple[Scenario, ScenarioScore]]], dict[str, Any]]
@@ -32,8 +36,21 @@ def _aggregate_mean(records: Sequence[tuple[Scenario, ScenarioScore]]) -> dict[s
 
 SCORERS: dict[str, Scorer] = {
     "state": lambda scenario, trajectory, context: score_state(scenario, trajectory),
+    "milestones": score_milestones,
+    "tooltalk": score_tooltalk,
+    "slots": score_slots,
 }
-AGGREGATORS: dict[str, Aggregator] = {"state": _aggregate_mean}
+AGGREGATORS: dict[str, Aggregator] = {
+    "state": _aggregate_mean,
+    "milestones": aggregate_milestones,
+    "tooltalk": aggregate_tooltalk,
+    "slots": aggregate_slots,
+}
+REFERENCE_CHECKS: dict[str, Callable[[ReferenceCall, Any, str | None], bool]] = {
+    "tooltalk": reproduces_reference,
+}
+"""How validation judges a replayed reference call against its record, per method (default:
+the same result, or a failure where an exception is recorded)."""
 
 
 def score_trajectory(

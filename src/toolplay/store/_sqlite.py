@@ -59,7 +59,11 @@ class RunStore:
         if not create and not path.exists():
             raise StoreError(f"{path}: no run store here (is this a run directory?)")
         try:
-            self._db = sqlite3.connect(path, timeout=30, isolation_level=None)
+            # Used by one thread at a time, though not always the one that opened it (the
+            # runner commits from a writer thread to keep its event loop free).
+            self._db = sqlite3.connect(
+                path, timeout=30, isolation_level=None, check_same_thread=False
+            )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)

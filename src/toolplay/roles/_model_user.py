@@ -1,0 +1,139 @@
+"""A user simulated by a model (ToolSandbox's user simulator, AutoDE's user agent).
+
+The simulator's system prompt holds the user's goal, the knowledge boundary (what the user
+knows; it must not invent anything else) and few-shot demonstrations that only this role sees.
+Its only tool is `end_conversation`, which ends the dialogue with `user_ended`. When the
+scenario has a script, its first utterance is said verbatim (AutoDE's fixed first query), so
+every assistant faces the same opening. Roles are flipped for the simulator: the assistant's
+words are its `user` messages and its own words are `assistant` messages.
+
+Without a `goal`, the scenario's script is the goal ("get the assistant to do this"), so any
+scripted scenario can be played with a simulated user.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from toolplay.messages import Message
+from toolplay.roles._base import RoleContext, UserTurn
+from toolplay.roles._chat import chat_request
+from toolplay.roles._client import ChatClient
+from toolplay.roles._settings import ModelSettings
+from toolplay.scenarios import Scenario
+
+END_CONVERSATION_TOOL: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "end_conversation",
+        "description": (
+            "End the conversation. Call it once your goal is achieved, or once it is clear the "
+            "assistant cannot achieve it."
+        ),
+        "parameters": {"type": "object", "properties": {}, "required": []},
+    },
+}
+
+USER_INSTRUCTIONS = """\
+You are role-playing a user who talks to an AI assistant on their phone. You are the user, \
+never the assistant: the assistant does the work, you only say what you want.
+
+Your goal:
+{goal}
+
+What you know:
+{knowledge}
+
+Rules:
+- Only state facts given above or told to you by the assistant. If the assistant asks for \
+something you do not know, say you do not know; never invent names, numbers or details.
+- Write short, plain messages, as a real user would, and give information only when it is \
+needed or asked for.
+- When your goal is achieved, or it is clear that it cannot be, call end_conversation \
+instead of writing a message."""
+
+OPENING_NUDGE = "(The assistant is waiting. Write your first message to it.)"
+
+
+def user_system_prompt(scenario: Scenario) -> str:
+    """The simulator's instructions: goal, knowledge boundary and demonstrations."""
+    side = scenario.user
+    goal = side.goal or _goal_from_script(scenario)
+    knowledge = side.knowledge or "Only what your goal says."
+    prompt = USER_INSTRUCTIONS.format(goal=goal, knowledge=knowledge)
+    for number, demo in enumerate(side.demonstrations, start=1):
+        lines = [
+            f"{m.get('role', 'user').capitalize()}: {m.get('content', '')}" for m in demo.messages
+        ]
+        prompt += f"\n\nExample conversation {number} (for style only):\n" + "\n".join(lines)
+    return prompt
+
+
+def _goal_from_script(scenario: Scenario) -> str:
+    script = scenario.script
+    if not script:
+        return scenario.description or "Ask the assistant for help."
+    steps = "\n".join(f"- {line}" for line in script)
+    return f"Get the assistant to do what these messages ask, in this order:\n{steps}"
+
+
+def simulator_messages(scenario: Scenario, view: Sequence[Message]) -> list[dict[str, Any]]:
+    """The user's view of the bus as the simulator's chat, roles flipped."""
+    out: list[dict[str, Any]] = [{"role": "system", "content": user_system_prompt(scenario)}]
+    for message in view:
+        if message.content is None:
+            continue
+        if message.sender == "user":
+            out.append({"role": "assistant", "content": message.content})
+        elif message.sender == "assistant":
+            out.append({"role": "user", "content": message.content})
+    if len(out) == 1 or out[-1]["role"] == "assistant":
+        out.append({"role": "user", "content": OPENING_NUDGE})
+    return out
+
+
+class ModelUser:
+    """The user role played by a chat model.
+
+    Args:
+        name: Recorded with every result (e.g. `openai:gpt-4o-mini`).
+        model: The model name sent in requests.
+        client: Backend plus cache and retries.
+        settings: Sampling and connection settings.
+        describe: Public settings recorded with the run (never the key).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        model: str,
+        client: ChatClient,
+        settings: ModelSettings,
+        describe: dict[str, Any],
+    ) -> None:
+        self.name = name
+        self.model = model
+        self.client = client
+        self.model_settings = settings
+        self.settings = describe
+
+    async def respond(self, context: RoleContext) -> UserTurn:
+        """Open with the script's first line, then let the model speak or end."""
+        said = [m for m in context.messages if m.sender == "user" and m.content is not None]
+        if not said and context.scenario.script:
+            return UserTurn(content=context.scenario.script[0])
+        request = chat_request(
+            self.model,
+            self.model_settings,
+            simulator_messages(context.scenario, context.messages),
+            [END_CONVERSATION_TOOL],
+        )
+        reply = await self.client.complete(request)
+        if any(call.name == "end_conversation" for call in reply.tool_calls):
+            return UserTurn(end="user_ended", usage=reply.usage)
+        return UserTurn(content=(reply.content or "").strip(), usage=reply.usage)
+
+    async def aclose(self) -> None:
+        """Close the model connection."""
+        await self.client.aclose()

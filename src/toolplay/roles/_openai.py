@@ -1,0 +1,186 @@
+"""OpenAI-compatible endpoints (hosted APIs, vLLM, llama.cpp server, Ollama) over HTTP.
+
+One POST to `{base_url}/chat/completions` per attempt, with `httpx` so every failure mode is in
+our hands: status codes, `Retry-After`, timeouts, resets and unparseable bodies are classified
+here (see `_retry`) instead of inside an SDK's own retry loop. The key is read from the
+environment variable named by `api_key_env` and only ever placed in the `Authorization` header;
+when the variable is unset no header is sent (local servers need none).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import ssl
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from toolplay.roles._base import Assistant, User
+from toolplay.roles._chat import ChatAssistant
+from toolplay.roles._client import ChatClient
+from toolplay.roles._model_user import ModelUser
+from toolplay.roles._retry import PermanentError, TransientError
+from toolplay.roles._settings import ModelSettings, RoleOptionError
+
+logger = logging.getLogger(__name__)
+
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429}) | frozenset(range(500, 600))
+"""Statuses worth another attempt: timeouts, conflicts, rate limits, server errors."""
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """`Retry-After` in seconds when given as a number (HTTP dates fall back to backoff)."""
+    if value is None:
+        return None
+    try:
+        seconds = float(value.strip())
+    except ValueError:
+        return None
+    return seconds if seconds >= 0 else None
+
+
+SHARD_CONNECTIONS = 8
+"""Connections per httpx pool (see `HttpChatBackend._shard`)."""
+
+
+@dataclass
+class _Shard:
+    client: httpx.AsyncClient
+    busy: int = 0
+
+
+class HttpChatBackend:
+    """Makes one chat-completions attempt against an OpenAI-compatible server."""
+
+    def __init__(
+        self, base_url: str, api_key: str | None, *, timeout: float, connections: int = 100
+    ) -> None:
+        self.endpoint = base_url.rstrip("/")
+        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._timeout = timeout
+        self._max_shards = max(1, -(-connections // SHARD_CONNECTIONS))
+        self._shards: list[_Shard] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._tls: ssl.SSLContext | None = None
+
+    def _shard(self) -> _Shard:
+        # httpx pools scan all their connections on every request, which costs more than the
+        # request itself at dozens of connections; several small pools, least busy first, keep
+        # that scan short. Pools are bound to their event loop, so a new loop gets new pools.
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:
+            self._loop, self._shards = loop, []
+        best = min(self._shards, key=lambda shard: shard.busy, default=None)
+        if best is None or (
+            best.busy >= SHARD_CONNECTIONS and len(self._shards) < self._max_shards
+        ):
+            if self._tls is None:  # loading CA certificates costs ~40 ms: once per backend
+                self._tls = httpx.create_ssl_context()  # httpx defaults: certifi, SSL_CERT_*
+            best = _Shard(
+                httpx.AsyncClient(
+                    timeout=httpx.Timeout(self._timeout),
+                    headers=self._headers,
+                    verify=self._tls,
+                    limits=httpx.Limits(
+                        max_connections=SHARD_CONNECTIONS,
+                        max_keepalive_connections=SHARD_CONNECTIONS,
+                    ),
+                )
+            )
+            self._shards.append(best)
+        return best
+
+    async def complete(self, request: dict[str, Any]) -> dict[str, Any]:
+        """POST `request`; classify every failure as transient or permanent."""
+        url = f"{self.endpoint}/chat/completions"
+        shard = self._shard()
+        shard.busy += 1
+        try:
+            response = await shard.client.post(url, json=request)
+        except httpx.TimeoutException as exc:
+            raise TransientError(
+                f"no answer within {self._timeout:g}s ({type(exc).__name__})"
+            ) from exc
+        except httpx.TransportError as exc:
+            raise TransientError(f"connection failed: {type(exc).__name__}: {exc}") from exc
+        finally:
+            shard.busy -= 1
+        status = response.status_code
+        if status != 200:
+            detail = f"HTTP {status}: {response.text[:300]!r}"
+            if status in RETRYABLE_STATUS:
+                raise TransientError(
+                    detail, retry_after=retry_after_seconds(response.headers.get("retry-after"))
+                )
+            raise PermanentError(detail)
+        try:
+            body = json.loads(response.content)
+        except ValueError as exc:
+            raise TransientError(f"malformed JSON body: {response.text[:200]!r}") from exc
+        if not isinstance(body, dict):
+            raise TransientError(f"malformed JSON body: not an object: {response.text[:200]!r}")
+        return body
+
+    async def aclose(self) -> None:
+        """Close the connection pool."""
+        if self._loop is asyncio.get_running_loop():
+            for shard in self._shards:
+                await shard.client.aclose()
+        self._shards = []
+
+
+def endpoint_settings(model: str, settings: ModelSettings) -> dict[str, Any]:
+    """What is recorded about an endpoint-backed role (never the key)."""
+    return {
+        "kind": "openai",
+        "model": model,
+        "base_url": settings.base_url,
+        "api_key_env": settings.api_key_env,
+        **settings.sampling(),
+    }
+
+
+def endpoint_client(model: str, settings: ModelSettings, role: str) -> ChatClient:
+    """A cached, retrying client for `model` at `settings.base_url`."""
+    key = settings.api_key()
+    if key is None:
+        logger.info("%s is not set; calling %s without a key", settings.api_key_env, role)
+    backend = HttpChatBackend(
+        settings.base_url, key, timeout=settings.timeout, connections=settings.connections
+    )
+    return ChatClient(
+        backend, policy=settings.policy, cache=settings.cache, what=f"{role} at {settings.base_url}"
+    )
+
+
+def build_openai_assistant(argument: str, options: dict[str, Any]) -> Assistant:
+    """`openai:MODEL`: the assistant is `MODEL` at `--base-url`."""
+    if not argument:
+        raise RoleOptionError("openai needs a model name, e.g. openai:gpt-4o-mini")
+    settings = ModelSettings.from_options(options)
+    name = f"openai:{argument}"
+    return ChatAssistant(
+        name,
+        argument,
+        endpoint_client(argument, settings, name),
+        settings,
+        endpoint_settings(argument, settings),
+    )
+
+
+def build_openai_user(argument: str, options: dict[str, Any]) -> User:
+    """`openai:MODEL` as the user: a simulator at `--user-base-url` (else `--base-url`)."""
+    if not argument:
+        raise RoleOptionError("openai needs a model name, e.g. openai:gpt-4o-mini")
+    settings = ModelSettings.from_options(options, prefix="user_")
+    name = f"openai:{argument}"
+    return ModelUser(
+        name,
+        argument,
+        endpoint_client(argument, settings, f"user {name}"),
+        settings,
+        endpoint_settings(argument, settings),
+    )

@@ -1,0 +1,65 @@
+"""Which scenarios a run covers: `--augment` selection or application, then `--limit`.
+
+`--augment NAME` (repeatable; `none` means unaugmented) means one of two things:
+
+- on a suite whose scenarios carry augmentation variants (like `sandbox`, where every
+  scenario exists under 8 augmentation settings), it SELECTS the variants with those
+  settings; a name the suite does not carry is refused, naming the ones it does;
+- on a suite without variants (`quick`, `tooltalk:DIR`, a folder), it APPLIES each named
+  augmentation to every scenario, creating the variants on the fly (`<id>@<name>`, as in
+  the built-in suites); several names give one variant per name, and `a+b` applies two
+  augmentations together.
+
+Either way the result depends only on the suite and the stored `augment` list, so
+`--resume` and `toolplay score` find the same scenarios again. Order: the suite's order,
+augmentation by augmentation when applying; `--limit` cuts the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toolplay.scenarios import Scenario, Suite, augmentation_of, augmentation_variant
+
+__all__ = ["SelectionError", "carried_augmentations", "select_scenarios"]
+
+
+class SelectionError(ValueError):
+    """`--augment` names something the suite cannot provide."""
+
+
+def carried_augmentations(suite: Suite) -> list[str]:
+    """The augmentation settings a suite's scenarios carry (empty: the suite has none)."""
+    if not any(s.augmentation for s in suite.scenarios):
+        return []
+    return list(dict.fromkeys(augmentation_of(s) for s in suite.scenarios))
+
+
+def select_scenarios(
+    suite: Suite, limit: int | None, augment: Sequence[str] = ()
+) -> list[Scenario]:
+    """The scenarios a run covers (see the module docstring).
+
+    Raises:
+        SelectionError: for an augmentation the suite does not carry or that is unknown.
+    """
+    names = list(dict.fromkeys(augment))
+    if not names:
+        chosen = list(suite.scenarios)
+    elif carried := carried_augmentations(suite):
+        missing = [n for n in names if n not in carried]
+        if missing:
+            raise SelectionError(
+                f"suite {suite.name!r} carries augmentation variants {', '.join(carried)}; "
+                f"{missing[0]!r} is not one of them (to apply it, run the base scenarios "
+                f"from a folder, e.g. --suite {suite.source or 'PATH'})"
+            )
+        chosen = [s for s in suite.scenarios if augmentation_of(s) in names]
+    else:
+        chosen = []
+        for name in names:
+            try:
+                chosen += [augmentation_variant(s, name) for s in suite.scenarios]
+            except ValueError as exc:
+                raise SelectionError(str(exc)) from None
+    return chosen[:limit] if limit else chosen

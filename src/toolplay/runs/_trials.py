@@ -1,0 +1,69 @@
+"""Several trials per scenario: pass^k and the spread of the score across trials.
+
+pass^k (τ-bench) is the chance that k trials drawn without replacement from a scenario's n
+trials all succeed, C(c, k) / C(n, k) with c successes, averaged over scenarios: pass^1 is the
+plain success rate, and pass^k falls as k grows unless the assistant is *reliably* right. A
+trial succeeds when its scorer says so (`details["success"]`), else when its score is 1.0.
+Trials lost to infrastructure errors are left out: a scenario with n < K scored trials counts
+for k ≤ n only, and the number of scenarios behind each k is reported.
+
+The score's mean ± std is over trials: the mean score of each trial index across scenarios, then
+the mean and sample standard deviation of those K numbers (std is None for one trial).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from math import comb
+from statistics import fmean, stdev
+from typing import Any
+
+from toolplay.scoring import ScenarioScore
+
+
+def succeeded(score: ScenarioScore) -> bool:
+    """Whether one trial counts as a success."""
+    flag = score.details.get("success")
+    if isinstance(flag, bool):
+        return flag
+    return score.score is not None and score.score >= 1.0
+
+
+def pass_hat_k(outcomes: Sequence[Sequence[bool]], k: int) -> float | None:
+    """Mean over scenarios of C(c, k) / C(n, k); scenarios with fewer than k trials are skipped.
+
+    Args:
+        outcomes: Per scenario, the success of each scored trial.
+        k: Trials that must all succeed.
+
+    Returns:
+        The estimate, or None when no scenario has k trials.
+    """
+    values = [
+        comb(sum(trials), k) / comb(len(trials), k) for trials in outcomes if len(trials) >= k
+    ]
+    return fmean(values) if values else None
+
+
+def trial_statistics(scores: Sequence[ScenarioScore], trials: int) -> dict[str, Any]:
+    """The `trials` section of a summary (`k` is the number of trials)."""
+    outcomes: dict[str, list[bool]] = defaultdict(list)
+    by_trial: dict[int, list[float]] = defaultdict(list)
+    for score in sorted(scores, key=lambda s: (s.scenario_id, s.trial)):
+        if score.score is None:
+            continue
+        outcomes[score.scenario_id].append(succeeded(score))
+        by_trial[score.trial].append(score.score)
+    per_scenario = list(outcomes.values())
+    means = [fmean(by_trial[t]) for t in sorted(by_trial)]
+    return {
+        "k": trials,
+        "pass_hat_k": {str(k): pass_hat_k(per_scenario, k) for k in range(1, trials + 1)},
+        "scenarios_with_k": {
+            str(k): sum(1 for o in per_scenario if len(o) >= k) for k in range(1, trials + 1)
+        },
+        "score_per_trial": {str(t): fmean(by_trial[t]) for t in sorted(by_trial)},
+        "score_mean": fmean(means) if means else None,
+        "score_std": stdev(means) if len(means) >= 2 else None,
+    }

@@ -1,0 +1,200 @@
+"""The `slots` scorer (AutoDE) and its run summary, over the pure metrics of `_slots`.
+
+The label is the scenario's ground-truth call: `metadata["label"]` (`name`, `arguments`,
+optional `accept`), else the last call of its reference solution. The prediction is the
+assistant's last tool call (`_slots.final_call`). Before slots are compared, two things that
+are not errors are forgiven:
+
+- a slot given its tool's declared default is the same call as the slot left out (an assistant
+  writing `second: 0` has not added a slot), on either side;
+- `accept` lists other values counted as the label's for a slot (e.g. "AAPL" for "Apple").
+
+The scenario's score is the dialogue's slot F1, so runs pair up per scenario in
+`toolplay compare` (static vs dynamic agreement). The run summary gives the macro averages
+`slot_precision`, `slot_recall`, `slot_f1` over dialogues (all trials pooled, which equals the
+mean of the per-trial averages), failure counts by reason, per-category averages, and with
+several trials each metric's mean ± std over trials (`over_trials`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolplay.messages import Trajectory
+from toolplay.scenarios import Scenario, scenario_registry
+from toolplay.scoring._result import ScenarioScore, ScoringContext
+from toolplay.scoring._slots import (
+    SlotScore,
+    across_trials,
+    final_call,
+    macro_average,
+    score_dialogue,
+    slot_scores,
+)
+
+FAILURES = ("never_called", "wrong_function", "parse_failure", "round_limit")
+"""Failure reasons counted in the summary (see `_slots`)."""
+
+
+class Label:
+    """The ground-truth call of a slots scenario."""
+
+    def __init__(self, name: str, arguments: Mapping[str, Any], accept: Mapping[str, Any]):
+        self.name = name
+        self.arguments = dict(arguments)
+        self.accept = {k: list(v) for k, v in accept.items()}
+
+
+def slot_label(scenario: Scenario) -> Label | None:
+    """The scenario's label (see the module docstring), or None when it has none."""
+    label = scenario.metadata.get("label")
+    if isinstance(label, Mapping) and isinstance(label.get("name"), str):
+        return Label(label["name"], label.get("arguments") or {}, label.get("accept") or {})
+    for turn in reversed(scenario.reference):
+        if turn.calls:
+            call = turn.calls[-1]
+            return Label(call.name, call.arguments, {})
+    return None
+
+
+def _same(a: Any, b: Any) -> bool:
+    def canonical(value: Any) -> str:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+    return canonical(a) == canonical(b)
+
+
+def _defaults(scenario: Scenario, name: str) -> dict[str, Any]:
+    registry = scenario_registry(scenario)
+    if name not in registry:
+        return {}
+    fields = registry.tools[name].arguments.model_fields
+    return {k: f.default for k, f in fields.items() if not f.is_required()}
+
+
+def _without_defaults(slots: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in slots.items() if not (k in defaults and _same(v, defaults[k]))}
+
+
+def _accepted(predicted: dict[str, Any], label: Label) -> dict[str, Any]:
+    out = dict(predicted)
+    for slot, alternatives in label.accept.items():
+        if slot in out and any(_same(out[slot], alt) for alt in alternatives):
+            out[slot] = label.arguments[slot]
+    return out
+
+
+def score_slots(
+    scenario: Scenario, trajectory: Trajectory, context: ScoringContext | None = None
+) -> ScenarioScore:
+    """Slot precision, recall and F1 of the final call against the label; score = F1.
+
+    Details hold the metrics, the failure reason (or None), the correct, wrong and missing
+    slots, the label and the predicted call. A label call that the environment refused is a
+    `validation_problems` entry (the scenario's label cannot be right).
+    """
+    label = slot_label(scenario)
+    if label is None:
+        return ScenarioScore(
+            scenario_id=scenario.id,
+            trial=trajectory.trial,
+            evaluation=scenario.evaluation,
+            score=None,
+            details={"error": "no label: give metadata.label or a reference call"},
+        )
+    defaults = _defaults(scenario, label.name)
+    wanted = _without_defaults(label.arguments, defaults)
+    result = score_dialogue(trajectory, label.name, wanted)
+    call = final_call(trajectory)
+    predicted: dict[str, Any] | None = None
+    problems: list[str] = []
+    if call is not None:
+        predicted = call.parsed_arguments()
+    if result.failure is None and predicted is not None:
+        result = slot_scores(_accepted(_without_defaults(predicted, defaults), label), wanted)
+        error = _call_error(trajectory, call.id if call else None)
+        if result.f1 == 1.0 and error is not None:
+            problems.append(f"the label call {label.name} failed: {error}")
+    details: dict[str, Any] = {
+        "slot_precision": result.precision,
+        "slot_recall": result.recall,
+        "slot_f1": result.f1,
+        "failure": result.failure,
+        "correct": list(result.correct),
+        "wrong": list(result.wrong),
+        "missing": list(result.missing),
+        "label": {"name": label.name, "arguments": label.arguments},
+        "predicted": None
+        if call is None
+        else {
+            "name": trajectory.real_tool_name(call.name),
+            "arguments": predicted if predicted is not None else call.arguments,
+        },
+    }
+    if problems:
+        details["validation_problems"] = problems
+    return ScenarioScore(
+        scenario_id=scenario.id,
+        trial=trajectory.trial,
+        evaluation=scenario.evaluation,
+        score=result.f1,
+        details=details,
+    )
+
+
+def _call_error(trajectory: Trajectory, call_id: str | None) -> str | None:
+    for message in trajectory.messages:
+        if (
+            message.is_tool_result
+            and message.tool_call_id == call_id
+            and not message.from_reference
+        ):
+            return message.error
+    return None
+
+
+def _slot_score(details: Mapping[str, Any]) -> SlotScore:
+    return SlotScore(
+        float(details["slot_precision"]),
+        float(details["slot_recall"]),
+        float(details["slot_f1"]),
+        details.get("failure"),
+        (),
+        (),
+        (),
+    )
+
+
+def _metrics(scores: Sequence[SlotScore]) -> dict[str, Any]:
+    return {**macro_average(scores), "dialogues": len(scores)}
+
+
+def aggregate_slots(records: Sequence[tuple[Scenario, ScenarioScore]]) -> dict[str, Any]:
+    """Run metrics of a slots suite (see the module docstring)."""
+    kept = [(s, r) for s, r in records if r.score is not None and "slot_f1" in r.details]
+    scores = [_slot_score(r.details) for _, r in kept]
+    failures: Counter[str] = Counter({reason: 0 for reason in FAILURES})
+    failures.update(s.failure for s in scores if s.failure is not None)
+    metrics: dict[str, Any] = {**_metrics(scores), "failures": dict(failures)}
+    per_trial: dict[int, list[SlotScore]] = defaultdict(list)
+    groups: dict[str, list[SlotScore]] = defaultdict(list)
+    for (scenario, record), score in zip(kept, scores, strict=True):
+        per_trial[record.trial].append(score)
+        for category in scenario.categories:
+            groups[category].append(score)
+    if len(per_trial) > 1:
+        metrics["over_trials"] = across_trials(
+            [macro_average(per_trial[t]) for t in sorted(per_trial)]
+        )
+    return {
+        "metrics": metrics,
+        "by_category": {
+            name: {**macro_average(group), "scenarios": len(group)}
+            for name, group in sorted(groups.items())
+        },
+    }

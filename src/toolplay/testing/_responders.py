@@ -1,0 +1,119 @@
+"""Responders: what the test endpoint answers, as an OpenAI assistant message.
+
+A responder is any callable from the request body to a message dict (`content`, `tool_calls`).
+`scripted` replays a fixed list; `ReferenceResponder` is rule-based: it recognises the scenario
+from the conversation's first user message and plays its reference solution, one call per
+answer or a whole turn's calls at once (parallel calls), and it also plays the user when the
+request offers `end_conversation` (a user-simulator request): it says the script's next line,
+then ends the conversation.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from toolplay.scenarios import Scenario
+
+Responder = Callable[[dict[str, Any]], dict[str, Any]]
+"""Request body → assistant message (`content` and/or `tool_calls`)."""
+
+
+def text(content: str) -> dict[str, Any]:
+    """A text answer."""
+    return {"role": "assistant", "content": content}
+
+
+def tool_calls(*calls: tuple[str, dict[str, Any] | str], prefix: str = "call") -> dict[str, Any]:
+    """An answer calling tools; each call is (name, arguments object or raw argument text)."""
+    return {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": f"{prefix}_{position}",
+                "type": "function",
+                "function": {
+                    "name": name,
+                    "arguments": arguments
+                    if isinstance(arguments, str)
+                    else json.dumps(arguments, ensure_ascii=False),
+                },
+            }
+            for position, (name, arguments) in enumerate(calls)
+        ],
+    }
+
+
+def scripted(messages: Iterable[dict[str, Any]], *, repeat_last: bool = True) -> Responder:
+    """Answer with `messages` in order (thread-safe), then repeat the last one."""
+    pending = list(messages)
+    if not pending:
+        raise ValueError("a scripted responder needs at least one message")
+    counter = itertools.count()
+
+    def respond(request: dict[str, Any]) -> dict[str, Any]:
+        number = next(counter)
+        if number >= len(pending) and not repeat_last:
+            raise RuntimeError(f"scripted responder exhausted after {len(pending)} answers")
+        return pending[min(number, len(pending) - 1)]
+
+    return respond
+
+
+def is_user_request(request: dict[str, Any]) -> bool:
+    """True for a user-simulator request (it offers `end_conversation`)."""
+    names = {t.get("function", {}).get("name") for t in request.get("tools") or []}
+    return "end_conversation" in names
+
+
+class ReferenceResponder:
+    """Plays the reference solution of known scenarios (and their scripted users).
+
+    Args:
+        scenarios: The scenarios it may be asked about.
+        parallel: Emit all of a turn's calls in one message instead of one per answer.
+    """
+
+    def __init__(self, scenarios: Sequence[Scenario], *, parallel: bool = False) -> None:
+        self.by_opening = {s.script[0]: s for s in scenarios if s.script}
+        self.parallel = parallel
+
+    def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
+        messages = request.get("messages") or []
+        if is_user_request(request):
+            return self._as_user(messages)
+        return self._as_assistant(messages)
+
+    def _scenario(self, opening: str | None) -> Scenario:
+        scenario = self.by_opening.get(opening or "")
+        if scenario is None:
+            raise KeyError(f"no known scenario opens with {opening!r}")
+        return scenario
+
+    def _as_assistant(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        users = [m for m in messages if m.get("role") == "user"]
+        scenario = self._scenario(users[0].get("content") if users else None)
+        turn_index = len(users) - 1
+        last_user = max(i for i, m in enumerate(messages) if m.get("role") == "user")
+        steps = sum(1 for m in messages[last_user:] if m.get("role") == "assistant")
+        if turn_index >= len(scenario.reference):
+            return text("Is there anything else?")
+        turn = scenario.reference[turn_index]
+        calls = [(c.name, c.arguments) for c in turn.calls]
+        prefix = f"call_{turn_index}_{steps}"
+        if self.parallel:
+            if steps == 0 and calls:
+                return tool_calls(*calls, prefix=prefix)
+        elif steps < len(calls):
+            return tool_calls(calls[steps], prefix=prefix)
+        return text(turn.reply or "Done.")
+
+    def _as_user(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        said = [m.get("content") for m in messages if m.get("role") == "assistant"]
+        scenario = self._scenario(said[0] if said else None)
+        if len(said) < len(scenario.script):
+            return text(scenario.script[len(said)])
+        return tool_calls(("end_conversation", {}), prefix="end")

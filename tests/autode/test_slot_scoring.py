@@ -1,0 +1,280 @@
+"""The `slots` scorer and its run summary: AutoDE's slot metrics on recorded trajectories."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolplay.messages import Message, ToolCall, Trajectory
+from toolplay.scenarios import Scenario, load_suite, parse_scenario
+from toolplay.scoring import (
+    AGGREGATORS,
+    SCORERS,
+    ScenarioScore,
+    aggregate,
+    score_slots,
+    score_trajectory,
+    slot_label,
+)
+
+SUITE = {s.id: s for s in load_suite("autode").scenarios}
+CONVERT = SUITE["autode_units_miles_to_km"]  # unit_conversion(5, miles, kilometers)
+ENCODE = SUITE["autode_encode_datetime_direct"]  # datetime_info_to_timestamp(2024, 6, 3, 14, 30)
+STOCK = SUITE["autode_stock_apple"]  # search_stock(Apple), accepts AAPL
+
+
+def played(
+    *calls: tuple[str, dict[str, Any] | str],
+    termination: str = "script_exhausted",
+    errors: dict[int, str] | None = None,
+    renamed: dict[str, str] | None = None,
+) -> Trajectory:
+    """A recorded conversation where the assistant made `calls`, one message each."""
+    messages = [
+        Message(index=0, sender="system", recipient="assistant", content="prompt"),
+        Message(index=1, sender="user", recipient="assistant", content="hi"),
+    ]
+    for number, (name, arguments) in enumerate(calls):
+        text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+        call = ToolCall(id=f"c{number}", name=name, arguments=text)
+        messages.append(
+            Message(
+                index=len(messages), sender="assistant", recipient="environment", tool_calls=(call,)
+            )
+        )
+        error = (errors or {}).get(number)
+        messages.append(
+            Message(
+                index=len(messages),
+                sender="environment",
+                recipient="assistant",
+                tool_call_id=call.id,
+                tool_name=name,
+                result=None if error else "ok",
+                error=error,
+                error_type="tool_error" if error else None,
+            )
+        )
+    messages.append(
+        Message(index=len(messages), sender="assistant", recipient="user", content="Done.")
+    )
+    return Trajectory(
+        scenario_id="s",
+        messages=messages,
+        termination=termination,  # type: ignore[arg-type]
+        tool_names=renamed or {},
+    )
+
+
+def test_the_labelled_call_scores_one_with_its_evidence() -> None:
+    result = score_slots(
+        CONVERT,
+        played(("unit_conversion", {"amount": 5, "from_unit": "miles", "to_unit": "kilometers"})),
+    )
+    assert result.score == 1.0 and result.evaluation == "slots"
+    assert result.details["failure"] is None
+    assert result.details["correct"] == ["amount", "from_unit", "to_unit"]
+    assert result.details["predicted"]["name"] == "unit_conversion"
+    assert result.details["label"]["arguments"]["to_unit"] == "kilometers"
+    assert "validation_problems" not in result.details
+
+
+def test_wrong_and_missing_slots_lower_precision_and_recall() -> None:
+    wrong = score_slots(
+        CONVERT, played(("unit_conversion", {"amount": 5, "from_unit": "miles", "to_unit": "m"}))
+    )
+    assert wrong.details["slot_precision"] == pytest.approx(2 / 3)
+    assert wrong.details["slot_recall"] == pytest.approx(2 / 3)
+    assert wrong.score == pytest.approx(2 / 3) and wrong.details["wrong"] == ["to_unit"]
+    missing = score_slots(CONVERT, played(("unit_conversion", {"amount": 5.0, "from_unit": "mi"})))
+    assert missing.details["slot_precision"] == 1.0  # 5.0 == 5, "mi" is an accepted value
+    assert missing.details["slot_recall"] == pytest.approx(2 / 3)
+    assert missing.details["missing"] == ["to_unit"]
+    assert missing.score == pytest.approx(0.8)
+
+
+def test_a_default_value_is_the_same_call_as_leaving_the_slot_out() -> None:
+    label = {"year": 2024, "month": 6, "day": 3, "hour": 14, "minute": 30}
+    assert score_slots(ENCODE, played(("datetime_info_to_timestamp", label))).score == 1.0
+    explicit = score_slots(ENCODE, played(("datetime_info_to_timestamp", {**label, "second": 0})))
+    assert explicit.score == 1.0
+    off = score_slots(ENCODE, played(("datetime_info_to_timestamp", {**label, "second": 5})))
+    assert off.details["slot_precision"] == pytest.approx(5 / 6)
+    weather = SUITE["autode_weather_today_here"]  # label: no slots (today, here)
+    assert score_slots(weather, played(("search_weather_around_lat_lon", {"days": 0}))).score == 1.0
+    assert score_slots(weather, played(("search_weather_around_lat_lon", {"days": 1}))).score == 0.0
+
+
+def test_accepted_alternatives_count_as_the_label_value() -> None:
+    assert score_slots(STOCK, played(("search_stock", {"query": "AAPL"}))).score == 1.0
+    assert score_slots(STOCK, played(("search_stock", {"query": "APPLE COMPUTER"}))).score == 0.0
+
+
+def test_null_and_empty_predicted_values_are_dropped() -> None:
+    result = score_slots(
+        CONVERT,
+        played(
+            (
+                "unit_conversion",
+                {
+                    "amount": 5,
+                    "from_unit": "miles",
+                    "to_unit": "kilometers",
+                    "note": None,
+                    "extra": "",
+                },
+            )
+        ),
+    )
+    assert result.score == 1.0
+
+
+def test_failures_have_reasons_and_score_zero() -> None:
+    cases = {
+        "never_called": played(),
+        "round_limit": played(termination="turn_limit"),
+        "wrong_function": played(("convert_currency", {"amount": 5})),
+        "parse_failure": played(("unit_conversion", "{amount: 5")),
+    }
+    for reason, trajectory in cases.items():
+        result = score_slots(CONVERT, trajectory)
+        assert result.score == 0.0 and result.details["failure"] == reason, reason
+        assert result.details["slot_recall"] == 0.0
+
+
+def test_the_last_call_is_the_prediction() -> None:
+    right = ("unit_conversion", {"amount": 5, "from_unit": "miles", "to_unit": "kilometers"})
+    after = score_slots(CONVERT, played(right, ("get_current_timestamp", {})))
+    assert after.details["failure"] == "wrong_function"
+    lookups_first = score_slots(CONVERT, played(("get_current_timestamp", {}), right))
+    assert lookups_first.score == 1.0
+
+
+def test_renamed_tools_are_read_back_to_their_real_names() -> None:
+    trajectory = played(
+        ("tool_7", {"amount": 5, "from_unit": "miles", "to_unit": "kilometers"}),
+        renamed={"tool_7": "unit_conversion"},
+    )
+    result = score_slots(CONVERT, trajectory)
+    assert result.score == 1.0 and result.details["predicted"]["name"] == "unit_conversion"
+
+
+def test_a_refused_label_call_is_a_validation_problem() -> None:
+    trajectory = played(
+        ("unit_conversion", {"amount": 5, "from_unit": "miles", "to_unit": "kilometers"}),
+        errors={0: "unknown unit"},
+    )
+    result = score_slots(CONVERT, trajectory)
+    assert result.details["validation_problems"] == [
+        "the label call unit_conversion failed: unknown unit"
+    ]
+
+
+def test_without_metadata_the_last_reference_call_is_the_label() -> None:
+    scenario = parse_scenario(
+        {
+            "id": "plain_slots",
+            "evaluation": "slots",
+            "world": {"domains": ["settings"]},
+            "reference": [
+                {
+                    "user": "Wifi off",
+                    "calls": [
+                        {"name": "get_wifi_status"},
+                        {"name": "set_wifi_status", "arguments": {"enabled": False}},
+                    ],
+                }
+            ],
+        },
+        "test",
+    )
+    label = slot_label(scenario)
+    assert label is not None and (label.name, label.arguments) == (
+        "set_wifi_status",
+        {"enabled": False},
+    )
+    assert score_slots(scenario, played(("set_wifi_status", {"enabled": False}))).score == 1.0
+    assert score_slots(scenario, played(("set_wifi_status", {"enabled": True}))).score == 0.0
+    bare = scenario.model_copy(update={"reference": []})
+    assert score_slots(bare, played()).score is None
+
+
+def test_slots_are_registered_for_dispatch() -> None:
+    assert SCORERS["slots"] is score_slots and "slots" in AGGREGATORS
+    result = score_trajectory(CONVERT, played(("unit_conversion", {"amount": 5})))
+    assert result.details["slot_recall"] == pytest.approx(1 / 3)
+
+
+def record(scenario: Scenario, trial: int, f1: float, failure: str | None = None) -> ScenarioScore:
+    return ScenarioScore(
+        scenario_id=scenario.id,
+        trial=trial,
+        evaluation="slots",
+        score=f1,
+        details={"slot_precision": f1, "slot_recall": f1, "slot_f1": f1, "failure": failure},
+    )
+
+
+def test_the_summary_macro_averages_counts_failures_and_spreads_over_trials() -> None:
+    records = [
+        (CONVERT, record(CONVERT, 0, 1.0)),
+        (STOCK, record(STOCK, 0, 0.0, "never_called")),
+        (CONVERT, record(CONVERT, 1, 0.5)),
+        (STOCK, record(STOCK, 1, 0.0, "wrong_function")),
+    ]
+    summary = aggregate(records)
+    metrics = summary["metrics"]
+    assert metrics["slot_f1"] == pytest.approx(0.375)
+    assert metrics["slot_precision"] == pytest.approx(0.375)
+    assert metrics["dialogues"] == 4
+    assert metrics["failures"] == {
+        "never_called": 1,
+        "wrong_function": 1,
+        "parse_failure": 0,
+        "round_limit": 0,
+    }
+    assert metrics["over_trials"]["slot_f1"] == {
+        "mean": pytest.approx(0.375),
+        "std": pytest.approx(0.125),
+    }
+    assert summary["by_category"]["mathutil"] == {
+        "slot_precision": 0.75,
+        "slot_recall": 0.75,
+        "slot_f1": 0.75,
+        "scenarios": 2,
+    }
+    single = aggregate(records[:2])["metrics"]
+    assert "over_trials" not in single and single["slot_f1"] == 0.5
+
+
+def test_unscored_records_are_left_out_of_the_summary() -> None:
+    error = ScenarioScore(scenario_id=CONVERT.id, evaluation="slots", score=None, details={})
+    summary = aggregate([(CONVERT, error), (STOCK, record(STOCK, 0, 1.0))])
+    assert summary["metrics"]["dialogues"] == 1 and summary["metrics"]["slot_f1"] == 1.0
+
+
+SLOTS = {"amount": 5, "from_unit": "miles", "to_unit": "kilometers"}
+
+
+@given(
+    keep=st.sets(st.sampled_from(sorted(SLOTS))),
+    wrong=st.sets(st.sampled_from(sorted(SLOTS))),
+    extra=st.dictionaries(st.sampled_from(["x", "y"]), st.integers(1, 9)),
+)
+def test_precision_and_recall_count_slots_exactly(
+    keep: set[str], wrong: set[str], extra: dict[str, int]
+) -> None:
+    predicted: dict[str, Any] = {k: SLOTS[k] for k in keep}
+    predicted.update({k: "zzz" for k in wrong})
+    predicted.update(extra)
+    result = score_slots(CONVERT, played(("unit_conversion", predicted)))
+    correct = len(keep - wrong)
+    details = result.details
+    if predicted:
+        assert details["slot_precision"] == pytest.approx(correct / len(predicted))
+    assert details["slot_recall"] == pytest.approx(correct / 3)
+    assert 0.0 <= (result.score or 0.0) <= 1.0

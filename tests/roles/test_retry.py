@@ -1,0 +1,83 @@
+"""Retry policy: what is retried, how long it waits, and what the caller finally sees."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from tenacity import RetryCallState
+
+from toolplay.roles import InfrastructureError, PermanentError, RetryPolicy, TransientError
+from toolplay.roles._retry import call_with_retries
+
+FAST = RetryPolicy(max_retries=3, initial=0.001, max_wait=0.01, jitter=0.0)
+
+
+def run_attempts(outcomes: list[Exception | str], policy: RetryPolicy = FAST) -> tuple[str, int]:
+    calls = 0
+
+    async def attempt() -> str:
+        nonlocal calls
+        outcome = outcomes[min(calls, len(outcomes) - 1)]
+        calls += 1
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    result = asyncio.run(call_with_retries(policy, attempt, "test model"))
+    return result, calls
+
+
+def test_transient_failures_are_retried_until_success() -> None:
+    result, calls = run_attempts([TransientError("429"), TransientError("500"), "ok"])
+    assert (result, calls) == ("ok", 3)
+
+
+def test_exhausted_retries_become_an_infrastructure_error_naming_the_cause() -> None:
+    with pytest.raises(InfrastructureError, match=r"test model: failed after 4 attempt\(s\): 503"):
+        run_attempts([TransientError("503")])
+
+
+def test_permanent_failures_are_not_retried() -> None:
+    calls = 0
+
+    async def attempt() -> str:
+        nonlocal calls
+        calls += 1
+        raise PermanentError("HTTP 401: bad key")
+
+    with pytest.raises(InfrastructureError, match="HTTP 401"):
+        asyncio.run(call_with_retries(FAST, attempt, "m"))
+    assert calls == 1
+
+
+def test_other_exceptions_pass_through_unretried() -> None:
+    with pytest.raises(ZeroDivisionError):
+        run_attempts([ZeroDivisionError()])
+
+
+def _state_after(error: Exception, attempt: int) -> RetryCallState:
+    state = RetryCallState(retry_object=None, fn=None, args=(), kwargs={})  # type: ignore[arg-type]
+    state.attempt_number = attempt
+    state.set_exception((type(error), error, None))
+    return state
+
+
+def test_backoff_grows_exponentially_and_is_capped() -> None:
+    policy = RetryPolicy(initial=0.5, max_wait=3.0, jitter=0.0)
+    waits = [policy.wait(_state_after(TransientError("x"), n)) for n in range(1, 6)]
+    assert waits == [0.5, 1.0, 2.0, 3.0, 3.0]
+
+
+def test_retry_after_is_honoured_but_capped() -> None:
+    policy = RetryPolicy(initial=0.1, jitter=0.0, max_retry_after=5.0)
+    assert policy.wait(_state_after(TransientError("429", retry_after=2.0), 1)) == 2.0
+    assert policy.wait(_state_after(TransientError("429", retry_after=999.0), 1)) == 5.0
+    # a short Retry-After never shortens the backoff
+    assert policy.wait(_state_after(TransientError("429", retry_after=0.0), 3)) == 0.4
+
+
+def test_jitter_adds_at_most_its_bound() -> None:
+    policy = RetryPolicy(initial=1.0, max_wait=10.0, jitter=0.5)
+    waits = [policy.wait(_state_after(TransientError("x"), 1)) for _ in range(50)]
+    assert all(1.0 <= w <= 1.5 for w in waits) and len(set(waits)) > 1

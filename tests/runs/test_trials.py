@@ -1,0 +1,74 @@
+"""pass^k and the spread of scores across trials."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from statistics import fmean
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolplay.runs import pass_hat_k, succeeded, trial_statistics
+from toolplay.scoring import ScenarioScore
+
+
+def brute_force(outcomes: list[list[bool]], k: int) -> float | None:
+    values = []
+    for trials in outcomes:
+        if len(trials) < k:
+            continue
+        subsets = list(combinations(trials, k))
+        values.append(sum(all(s) for s in subsets) / len(subsets))
+    return fmean(values) if values else None
+
+
+@given(
+    st.lists(st.lists(st.booleans(), min_size=1, max_size=6), min_size=1, max_size=6),
+    st.integers(1, 6),
+)
+def test_pass_hat_k_is_the_chance_that_k_drawn_trials_all_succeed(
+    outcomes: list[list[bool]], k: int
+) -> None:
+    expected = brute_force(outcomes, k)
+    got = pass_hat_k(outcomes, k)
+    assert got == pytest.approx(expected) if expected is not None else got is None
+
+
+def test_known_values() -> None:
+    outcomes = [[True, True, True, True], [True, False, True, False]]
+    assert pass_hat_k(outcomes, 1) == pytest.approx((1 + 0.5) / 2)
+    assert pass_hat_k(outcomes, 2) == pytest.approx((1 + 1 / 6) / 2)
+    assert pass_hat_k(outcomes, 4) == pytest.approx(0.5)
+
+
+def score(scenario: str, trial: int, value: float | None, **details: object) -> ScenarioScore:
+    return ScenarioScore(
+        scenario_id=scenario, trial=trial, evaluation="state", score=value, details=details
+    )
+
+
+def test_success_prefers_the_scorer_flag() -> None:
+    assert succeeded(score("a", 0, 1.0)) and not succeeded(score("a", 0, 0.99))
+    assert not succeeded(score("a", 0, 1.0, success=False))
+    assert succeeded(score("a", 0, 0.2, success=True))
+
+
+def test_statistics_over_trials_skip_unscored_ones() -> None:
+    scores = [
+        score("a", 0, 1.0),
+        score("a", 1, 1.0),
+        score("a", 2, 0.5),
+        score("b", 0, 0.0),
+        score("b", 1, None),
+        score("b", 2, 1.0),
+    ]
+    stats = trial_statistics(scores, 3)
+    assert stats["pass_hat_k"]["1"] == pytest.approx((2 / 3 + 1 / 2) / 2)
+    assert stats["pass_hat_k"]["3"] == pytest.approx(0.0)  # only "a" has 3 scored trials
+    assert stats["scenarios_with_k"] == {"1": 2, "2": 2, "3": 1}
+    assert stats["score_per_trial"] == {"0": 0.5, "1": 1.0, "2": 0.75}
+    assert stats["score_mean"] == pytest.approx(0.75)
+    assert stats["score_std"] == pytest.approx(0.25)
+    single = trial_statistics([score("a", 0, 0.4)], 1)
+    assert single["score_mean"] == 0.4 and single["score_std"] is None
