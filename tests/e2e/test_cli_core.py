@@ -105,3 +105,12 @@ def test_score_recomputes_the_same_summary(tmp_path: Path) -> None:
     code, output = invoke("score", str(out))
     assert code == 0, output
     assert (out / "summary.json").read_bytes() == before
+
+
+def test_no_call_assistant_scores_zero_on_quick(tmp_path: Path) -> None:
+    out = tmp_path / "nocall"
+    code, output = invoke("run", "--assistant", "no-call", "--out", str(out))
+    assert code == 0, output
+    for path in (out / "trajectories").iterdir():
+        score = json.loads(path.read_text().splitlines()[-1])
+        assert score["type"] == "score" and score["score"] == 0.0, path.name
