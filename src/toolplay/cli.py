@@ -1,11 +1,15 @@
 """The `toolplay` command line: parse options, build a config, call one library function.
 
-Errors print one line and exit non-zero; `--debug` shows the traceback instead.
+Errors print one line, `error: <what>: <why>`, on stderr and exit non-zero (2); `--debug`
+shows the traceback instead. That holds for usage errors too (an unknown option, a value of
+the wrong type, a missing argument), which Click would otherwise print as a usage banner and
+a boxed message, and for a bad run setting, which names the option it came from.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import sys
 from collections import Counter
@@ -14,9 +18,12 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar, cast
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from typer.core import TyperGroup
 
 from toolplay.report import (
     compare_runs,
@@ -29,15 +36,65 @@ from toolplay.runs import Mode, RunConfig, execute_run, rescore_run
 from toolplay.scenarios import BUILTIN, IMPORTERS, Suite, augmentation_of, load_suite
 from toolplay.validate import validate_suite
 
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    help="Evaluate how well AI assistants use tools in conversation.",
-)
 console = Console()
 err_console = Console(stderr=True)
 T = TypeVar("T")
 _state: dict[str, bool] = {"debug": False}
+
+
+def _print_error(message: str) -> None:
+    """`error: message` as one line; the message is text, never rich markup."""
+    text = " ".join(line.strip() for line in message.splitlines() if line.strip())
+    err_console.print(f"[red]error:[/red] {escape(text)}", highlight=False, soft_wrap=True)
+
+
+def _click_error(name: str) -> type[Exception]:
+    """Click's exception class `name` as Typer raises it (Typer >= 0.26 vendors its own Click,
+    so `click.ClickException` would not catch it)."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
+
+
+_CLICK_ERROR, _USAGE_ERROR = _click_error("ClickException"), _click_error("UsageError")
+
+
+class _OneLineUsageErrors(TyperGroup):
+    """Click's usage errors as one `error:` line (see the module docstring)."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: list[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        def invoke() -> Any:
+            return super(_OneLineUsageErrors, self).main(
+                args, prog_name, complete_var, standalone_mode=False, **extra
+            )
+
+        if not standalone_mode or not (sys.argv[1:] if args is None else args):
+            # No arguments at all: the help text, as Typer prints it (`no_args_is_help`).
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = invoke()  # the exit code of a typer.Exit; None when a command returned
+        except _CLICK_ERROR as exc:
+            context = getattr(exc, "ctx", None) if isinstance(exc, _USAGE_ERROR) else None
+            hint = f" (see '{context.command_path} --help')" if context else ""
+            _print_error(f"{exc.format_message()}{hint}")  # type: ignore[attr-defined]
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+        except typer.Abort:
+            _print_error("aborted")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+app = typer.Typer(
+    cls=_OneLineUsageErrors,
+    add_completion=False,
+    no_args_is_help=True,
+    help="Evaluate how well AI assistants use tools in conversation.",
+)
 
 
 @app.callback()
@@ -54,8 +111,36 @@ def _guard(action: Callable[[], T]) -> T:
     except Exception as exc:
         if _state["debug"]:
             raise
-        err_console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False, soft_wrap=True)
+        _print_error(_describe(exc))
         raise typer.Exit(2) from None
+
+
+def _describe(exc: Exception) -> str:
+    """The `<what>: <why>` of an error; a config value names the command-line option."""
+    if isinstance(exc, ValidationError):
+        return _setting_problem(exc)
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return f"{exc.filename}: {(exc.strerror or str(exc)).lower()}"
+    return str(exc)
+
+
+def _setting_problem(exc: ValidationError) -> str:
+    """A RunConfig value error as `--option: reason (got value)`."""
+    problems = exc.errors()
+    first = problems[0]
+    context = first.get("ctx") or {}
+    loc = [str(part) for part in first["loc"]]
+    name = str(context.get("option") or (loc[0] if loc else exc.title))
+    flags = inspect.signature(run).parameters  # the `run` command builds every RunConfig
+    flag = f"--{name.replace('_', '-')}" if name in flags else f"--option {name}"
+    if first["type"] == "run_option":
+        reason = str(context["reason"])
+    elif first["type"] == "value_error":
+        reason = str(context.get("error", first["msg"]))
+    else:
+        reason = f"{first['msg'][:1].lower()}{first['msg'][1:]} (got {first.get('input')!r})"
+    more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
+    return f"{flag}: {reason}{more}"
 
 
 def _progress_run(config: RunConfig) -> dict[str, Any]:

@@ -86,6 +86,11 @@ async def _validate(scenarios: list[Scenario], mode: str, context: ScoringContex
                 f"{first_line[0] if first_line else ''}"
             )
             continue
+        if trajectory.termination in ("turn_limit", "call_limit"):
+            failures.append(
+                f"{scenario.id}: oracle run hit the {trajectory.termination.replace('_', ' ')} "
+                f"before the reference solution was played out"
+            )
         result = score_trajectory(scenario, trajectory, context)
         for problem in result.details.get("validation_problems", []):
             failures.append(f"{scenario.id}: {problem}")

@@ -114,3 +114,19 @@ def test_no_call_assistant_scores_zero_on_quick(tmp_path: Path) -> None:
     for path in (out / "trajectories").iterdir():
         score = json.loads(path.read_text().splitlines()[-1])
         assert score["type"] == "score" and score["score"] == 0.0, path.name
+
+
+def test_validate_flags_an_oracle_cut_short_by_the_turn_limit(tmp_path: Path) -> None:
+    (tmp_path / "s.yaml").write_text(
+        "id: too_short\n"
+        "max_turns: 2\n"
+        "world: {domains: [contacts]}\n"
+        "user: {script: ['Add Ann +15550001111']}\n"
+        "reference:\n"
+        "  - user: Add Ann +15550001111\n"
+        "    calls: [{name: add_contact, arguments: {name: Ann, phone_number: '+15550001111'}}]\n"
+        "    reply: Added.\n",
+        encoding="utf-8",
+    )
+    code, output = invoke("validate", "--suite", str(tmp_path))
+    assert code == 1 and "too_short: oracle run hit the turn limit" in output

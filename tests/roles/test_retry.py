@@ -7,7 +7,13 @@ import asyncio
 import pytest
 from tenacity import RetryCallState
 
-from toolplay.roles import InfrastructureError, PermanentError, RetryPolicy, TransientError
+from toolplay.roles import (
+    AssistantError,
+    InfrastructureError,
+    PermanentError,
+    RetryPolicy,
+    TransientError,
+)
 from toolplay.roles._retry import call_with_retries
 
 FAST = RetryPolicy(max_retries=3, initial=0.001, max_wait=0.01, jitter=0.0)
@@ -51,9 +57,23 @@ def test_permanent_failures_are_not_retried() -> None:
     assert calls == 1
 
 
-def test_other_exceptions_pass_through_unretried() -> None:
-    with pytest.raises(ZeroDivisionError):
-        run_attempts([ZeroDivisionError()])
+def test_other_exceptions_are_infrastructure_errors_unretried() -> None:
+    # A transport library's odd exception or a bug is not the assistant's failure.
+    calls = 0
+
+    async def attempt() -> str:
+        nonlocal calls
+        calls += 1
+        raise ZeroDivisionError("boom")
+
+    with pytest.raises(InfrastructureError, match="m: unexpected ZeroDivisionError: boom"):
+        asyncio.run(call_with_retries(FAST, attempt, "m"))
+    assert calls == 1
+
+
+def test_an_assistant_error_passes_through_as_the_assistants_failure() -> None:
+    with pytest.raises(AssistantError, match="context"):
+        run_attempts([AssistantError("context window exceeded")])
 
 
 def _state_after(error: Exception, attempt: int) -> RetryCallState:

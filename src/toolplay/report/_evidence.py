@@ -181,7 +181,8 @@ def _error_types(details: Mapping[str, Any]) -> list[str]:
     if not isinstance(items, list):
         return []
     return [
-        f"turn {i.get('turn', '?')}: {str(i.get('error_type', '?')).replace('_', ' ')}"
+        ("whole conversation" if i.get("turn", "?") is None else f"turn {i.get('turn', '?')}")
+        + f": {str(i.get('error_type', '?')).replace('_', ' ')}"
         + (f" ×{i['count']}" if isinstance(i.get("count"), int) and i["count"] > 1 else "")
         for i in items
         if isinstance(i, Mapping)

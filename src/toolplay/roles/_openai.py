@@ -99,13 +99,19 @@ class HttpChatBackend:
         shard = self._shard()
         shard.busy += 1
         try:
-            response = await shard.client.post(url, json=request)
-        except httpx.TimeoutException as exc:
+            # httpx's timeout bounds each read, so a body trickling in would outlive it: the
+            # whole attempt (connect, send, every read) gets one deadline as well.
+            async with asyncio.timeout(self._timeout):
+                response = await shard.client.post(url, json=request)
+        except (TimeoutError, httpx.TimeoutException) as exc:
             raise TransientError(
                 f"no answer within {self._timeout:g}s ({type(exc).__name__})"
             ) from exc
         except httpx.TransportError as exc:
-            raise TransientError(f"connection failed: {type(exc).__name__}: {exc}") from exc
+            detail = str(exc) or "closed without an answer"
+            raise TransientError(f"connection failed: {type(exc).__name__}: {detail}") from exc
+        except httpx.HTTPError as exc:  # undecodable body, redirect loop: the server's fault
+            raise TransientError(f"bad response: {type(exc).__name__}: {exc}") from exc
         finally:
             shard.busy -= 1
         status = response.status_code

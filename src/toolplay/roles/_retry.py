@@ -5,7 +5,10 @@ dropped connections and unparseable response bodies (`TransientError`). A refusa
 change on retry (401 bad key, 404 unknown model, 400 bad request) is a `PermanentError` and
 fails at once. Either way, when no attempt succeeds the caller gets an `InfrastructureError`
 naming the cause, which ends the scenario as an infrastructure error: it is stored, listed and
-retried on resume, and never scored as the assistant's failure.
+retried on resume, and never scored as the assistant's failure. Any other exception from an
+attempt (a transport library's odd error, a bug) is an `InfrastructureError` too, unretried;
+only an `AssistantError` a backend raises on purpose (e.g. a local model's context overflow)
+passes through as the assistant's own failure.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from tenacity import (
     stop_after_attempt,
 )
 
-from toolplay.roles._base import InfrastructureError
+from toolplay.roles._base import AssistantError, InfrastructureError
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -109,3 +112,8 @@ async def call_with_retries(
         raise InfrastructureError(f"{what}: failed after {tries} attempt(s): {exc}") from exc
     except PermanentError as exc:
         raise InfrastructureError(f"{what}: {exc}") from exc
+    except (InfrastructureError, AssistantError):
+        raise
+    except Exception as exc:  # a transport or harness bug says nothing about the assistant
+        logger.warning("%s: unexpected %s", what, type(exc).__name__, exc_info=True)
+        raise InfrastructureError(f"{what}: unexpected {type(exc).__name__}: {exc}") from exc

@@ -6,7 +6,9 @@ finished trial is committed to the store before it is reported, by one writer th
 first, then the transaction), so an interrupted run resumes from the store with nothing lost
 and nothing played twice; trials that ended in an infrastructure error, or that the harness
 itself failed to play or score, are stored as errors with their cause and played again on
-resume. `options["cache"]` names a response cache file handed to the roles.
+resume. Reopening a run (`--resume`, `toolplay score`) takes the store's exclusive lock, drops
+rows that fail their checksum (resume plays them again) and brings the files back in step with
+the store (`_restore`). `options["cache"]` names a response cache file handed to the roles.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from toolplay.roles import CACHE_OPTION, Assistant, User, build_assistant, build
 from toolplay.runs._cache import SqliteResponseCache
 from toolplay.runs._config import OPERATIONAL_OPTIONS, RunConfig
 from toolplay.runs._modes import MODES
+from toolplay.runs._restore import restore_files, stored_records
 from toolplay.runs._select import select_scenarios
 from toolplay.runs._summary import build_summary
 from toolplay.scenarios import Scenario, Suite, load_suite
@@ -86,12 +89,21 @@ def open_run(config: RunConfig) -> RunStore:
     if config.resume and not store_file.exists():
         raise RunError(f"{out}: nothing to resume (no {RunStore.FILENAME})")
     out.mkdir(parents=True, exist_ok=True)
-    store = RunStore.in_dir(out, create=True)
-    stored = store.get_meta("config")
-    if stored is not None and stored != _identity(config):
+    store = RunStore.in_dir(out, create=True, exclusive=True)
+    try:
+        stored = store.get_meta("config")
+        if stored is not None and stored != _identity(config):
+            raise RunError(f"{out}: --resume with a different configuration than the stored run")
+        store.set_meta("config", _identity(config))
+        damaged = store.discard_damaged()
+        if damaged:
+            logger.warning(
+                "%s: %d stored result(s) failed their checksum and will be played again: %s",
+                store.path, len(damaged), ", ".join(f"{k} t{t}" for k, t in damaged[:5]),
+            )
+    except BaseException:
         store.close()
-        raise RunError(f"{out}: --resume with a different configuration than the stored run")
-    store.set_meta("config", _identity(config))
+        raise
     return store
 
 
@@ -103,15 +115,11 @@ def trajectory_records(
     `roles` (see `role_settings`) goes into the header, so every result says which assistant
     and which user produced it, with what settings.
     """
-    header = trajectory.model_dump(mode="json", exclude={"messages", "changes"})
-    if roles:
-        header["roles"] = roles
-    records: list[dict[str, Any]] = [{"type": "header", **header}]
-    records += [{"type": "message", **m.model_dump(mode="json")} for m in trajectory.messages]
-    records += [{"type": "change", **c.model_dump(mode="json")} for c in trajectory.changes]
-    if score is not None:
-        records.append({"type": "score", **score.model_dump(mode="json")})
-    return records
+    return stored_records(
+        trajectory.model_dump(mode="json"),
+        None if score is None else score.model_dump(mode="json"),
+        roles,
+    )
 
 
 def run_header(
@@ -181,6 +189,7 @@ async def execute_run(
     try:
         store.set_meta("roles", roles)
         write_json(config.out / CONFIG_FILE, config.model_dump(mode="json"))
+        restore_files(store, config.out)
         done = store.done()
         todo = [(s, t) for s in scenarios for t in range(config.trials) if (s.id, t) not in done]
         total, finished = len(scenarios) * config.trials, len(scenarios) * config.trials - len(todo)
@@ -260,7 +269,7 @@ def default_context(suite: Suite) -> ScoringContext:
 
 def rescore_run(run_dir: Path, *, context: ScoringContext | None = None) -> dict[str, Any]:
     """Recompute every score of a stored run from its trajectories; no model is called."""
-    store = RunStore.in_dir(run_dir)
+    store = RunStore.in_dir(run_dir, exclusive=True)
     try:
         stored = store.get_meta("config")
         if stored is None:
@@ -278,10 +287,7 @@ def rescore_run(run_dir: Path, *, context: ScoringContext | None = None) -> dict
             trajectory = Trajectory.model_validate(result.trajectory)
             score = score_trajectory(by_id[result.scenario_id], trajectory, context)
             store.update_score(result.scenario_id, result.trial, score.model_dump(mode="json"))
-            write_trajectory_lines(
-                trajectory_path(run_dir, result.scenario_id, result.trial),
-                trajectory_records(trajectory, score, roles),
-            )
+        restore_files(store, run_dir)  # the files follow the new scores (and any damage heals)
         header = run_header(config, suite, mode, context, roles)
         summary = build_summary(scenarios, store.results(), header)
         write_json(run_dir / SUMMARY_FILE, summary)

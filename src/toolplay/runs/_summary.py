@@ -3,7 +3,10 @@
 The summary is a pure function of the store: ordered by scenario id and trial, free of
 wall-clock times and timings, so an interrupted run completed with `--resume` summarises to the
 same bytes as an uninterrupted one. Trials ended by an infrastructure error are listed under
-`error_list` and kept out of every score. `trials` (the header's count, kept as `trials.k`)
+`error_list` and kept out of every score. Trials the store does not hold at all (a run
+interrupted and not yet resumed, or rows dropped as damaged) are counted under `missing` and
+listed under `missing_list`, so a partial summary says so; both keys appear only when some
+trial is missing, which keeps a complete run's summary unchanged. `trials` (the header's count, kept as `trials.k`)
 becomes a section with pass^k and the score's mean ± std over trials.
 """
 
@@ -51,6 +54,14 @@ def build_summary(
         termination=dict(sorted(terminations.items())),
         usage=usage.model_dump(),
     )
+    held = {(r.scenario_id, r.trial) for r in results}
+    missing = sorted(
+        (s.id, t) for s in scenarios for t in range(int(header.get("trials", 1)))
+        if (s.id, t) not in held
+    )
+    if missing:
+        summary["missing"] = len(missing)
+        summary["missing_list"] = [{"scenario_id": i, "trial": t} for i, t in missing]
     summary.update(aggregate(scored))
     summary.setdefault("by_category", _by_category(scored))
     by_augmentation = _by_augmentation(scenarios, scored)

@@ -5,6 +5,9 @@ The conversation ends when the user ends it, when the script is exhausted, or wh
 `scenario.max_turns` messages (system messages not counted); the reason is recorded. Faults are
 classified: a user simulator or endpoint fault and a crashing tool are infrastructure errors,
 an exception raised by the assistant itself is an assistant error.
+
+Without `--system-prompt`, a scenario that brings its own prompt (`metadata["system_prompt"]`,
+ToolTalk's) keeps it, exactly as in static mode, so the two modes differ only in play.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from toolplay.roles import (
 )
 from toolplay.runtime._bus import MessageBus
 from toolplay.runtime._environment import Environment
-from toolplay.runtime._prompts import system_prompt
+from toolplay.runtime._prompts import scenario_prompt
 from toolplay.scenarios import Scenario, build_world, scenario_registry
 from toolplay.tools import ToolCrash, ToolPresentation, present
 
@@ -54,7 +57,7 @@ async def play_dynamic(
     presentation = offered_tools(scenario, augment)
     environment = Environment(world, offered, presentation)
     bus = MessageBus()
-    prompt = system_prompt(scenario, base_prompt)
+    prompt = scenario_prompt(scenario, base_prompt)
     bus.post("system", "assistant", visible_to=("assistant",), content=prompt)
     usage = Usage()
     speaker: Role = "user"

@@ -23,3 +23,12 @@ def system_prompt(scenario: Scenario, base: str | None = None) -> str:
     if meta.get("username"):
         lines.append(f"Username: {meta['username']}.")
     return "\n".join(lines)
+
+
+def scenario_prompt(scenario: Scenario, base: str | None = None) -> str:
+    """The scenario's own prompt (`metadata["system_prompt"]`, e.g. ToolTalk's) when no `base`
+    is given, else `system_prompt`: static and dynamic play of a scenario show the same one."""
+    own = scenario.metadata.get("system_prompt")
+    if base is None and isinstance(own, str) and own:
+        return own
+    return system_prompt(scenario, base)

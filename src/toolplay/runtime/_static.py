@@ -43,7 +43,7 @@ from toolplay.roles import Assistant, AssistantError, InfrastructureError, RoleC
 from toolplay.runtime._bus import MessageBus
 from toolplay.runtime._dynamic import offered_tools, renamed
 from toolplay.runtime._environment import Environment
-from toolplay.runtime._prompts import system_prompt
+from toolplay.runtime._prompts import scenario_prompt
 from toolplay.scenarios import ReferenceTurn, Scenario, build_world, scenario_registry
 from toolplay.tools import Registry, ToolCrash, ToolPresentation
 from toolplay.world import World
@@ -64,11 +64,8 @@ class _Stop(Exception):
 
 
 def static_prompt(scenario: Scenario, base_prompt: str | None = None) -> str:
-    """The system prompt of a static run (see the module docstring)."""
-    own = scenario.metadata.get("system_prompt")
-    if base_prompt is None and isinstance(own, str) and own:
-        return own
-    return system_prompt(scenario, base_prompt)
+    """The system prompt of a static run (see the module docstring); the same in dynamic play."""
+    return scenario_prompt(scenario, base_prompt)
 
 
 def replay_reference(

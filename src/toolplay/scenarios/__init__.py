@@ -42,6 +42,7 @@ from toolplay.scenarios._variants import (
     VariantSet,
     augmentation_of,
     augmentation_variant,
+    check_augmentation,
     expand_variants,
     state_variant,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "VariantSkipped",
     "augmentation_of",
     "augmentation_variant",
+    "check_augmentation",
     "expand_variants",
     "state_variant",
     "import_tooltalk",

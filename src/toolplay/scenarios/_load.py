@@ -35,6 +35,8 @@ def load_scenario_file(path: Path) -> list[Scenario]:
         raise ScenarioError(source, None, f"cannot read file ({exc.strerror})") from exc
     except UnicodeDecodeError as exc:
         raise ScenarioError(source, None, "file is not UTF-8 text") from exc
+    if not text.strip():
+        raise ScenarioError(source, None, "the file is empty (expected one or more scenarios)")
     data = _parse(text, path)
     items = data.get("scenarios") if isinstance(data, dict) and "scenarios" in data else data
     single = isinstance(items, dict)
@@ -108,7 +110,11 @@ def check_against_catalog(scenario: Scenario, source: str, prefix: str = "") -> 
 
 
 def load_scenario_paths(paths: Iterable[Path]) -> list[Scenario]:
-    """Load files and folders (recursively, sorted); duplicate ids are refused."""
+    """Load files and folders (recursively, sorted); duplicate ids are refused.
+
+    A folder without any scenario file is refused too: it is almost always a wrong path, and
+    a run over nothing would report an empty success.
+    """
     scenarios: list[Scenario] = []
     seen: dict[str, str] = {}
     for path in paths:
@@ -117,6 +123,9 @@ def load_scenario_paths(paths: Iterable[Path]) -> list[Scenario]:
             if path.is_dir()
             else [path]
         )
+        if not files:
+            suffixes = ", ".join(f"*{s}" for s in SCENARIO_SUFFIXES)
+            raise ScenarioError(str(path), None, f"no scenario files ({suffixes}) in this folder")
         for file in files:
             for scenario in load_scenario_file(file):
                 if scenario.id in seen:

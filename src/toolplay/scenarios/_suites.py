@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 
 from toolplay.scenarios._errors import ScenarioError
-from toolplay.scenarios._load import load_scenario_paths
+from toolplay.scenarios._load import SCENARIO_SUFFIXES, load_scenario_paths
 from toolplay.scenarios._model import Scenario
 from toolplay.scenarios._variants import AUGMENTATION_SETTINGS, expand_variants
 
@@ -121,5 +121,11 @@ def load_suite(spec: str) -> Suite:
     path = Path(spec)
     if path.exists():
         return Suite(path.stem or spec, load_scenario_paths([path]), source=str(path))
+    # Say which of the three forms the spec looks like, so the reason fits the mistake.
+    if sep and prefix.isidentifier():
+        known_prefixes = ", ".join(f"{p}:" for p in sorted(IMPORTERS))
+        raise ScenarioError(spec, None, f"unknown importer {prefix!r}; known: {known_prefixes}")
+    if "/" in spec or path.suffix in SCENARIO_SUFFIXES:
+        raise ScenarioError(spec, None, "no such file or folder")
     known = sorted(BUILTIN) + [f"{p}:..." for p in sorted(IMPORTERS)]
     raise ScenarioError(spec, None, f"unknown suite; known suites: {', '.join(known)}, or a path")

@@ -13,7 +13,9 @@ DIR holds `databases/` (the mock databases) and one subfolder per split (`easy/`
   dropped from recorded arguments: the environment supplies it, as ToolTalk's executor does;
 - `metadata`: location, timestamp, username, conversation id and name, plugins and tools used,
   the user's credentials, and ToolTalk's system prompt (location, time, username);
-- `split`: the subfolder's name; `categories`: the plugins the conversation uses.
+- `split`: the subfolder's name; `categories`: the plugins the conversation uses;
+- for dynamic play (`_tooltalk_user`): the model-driven user's goal and knowledge boundary
+  derived from the conversation, and `max_turns` sized to its length.
 
 Every problem names the file, the field and the reason.
 """
@@ -31,10 +33,11 @@ from toolplay.scenarios._model import (
     ReferenceCall,
     ReferenceTurn,
     Scenario,
-    UserSide,
     WorldSpec,
 )
 from toolplay.scenarios._suites import Suite
+from toolplay.scenarios._tooltalk_user import dynamic_turn_limit, tooltalk_user_side
+from toolplay.tools import registry_for
 from toolplay.tools.tooltalk import (
     ACCOUNT_DATABASE,
     ACCOUNT_FIELDS,
@@ -198,11 +201,12 @@ def conversation_scenario(data: Any, tables: Tables, split: str, source: str) ->
             description=str(conv.get("scenario") or conv.get("name") or stem),
             categories=[str(s) for s in conv.get("suites_used", [])],
             world=world,
-            user=UserSide(knowledge=_credentials(user)),
+            user=tooltalk_user_side(reference, user, metadata.get("location"), clock),
             reference=reference,
             evaluation="tooltalk",
             metadata=meta,
             split=split,
+            max_turns=dynamic_turn_limit(reference),
         )
     except ValueError as exc:
         raise ScenarioError(source, None, str(exc).splitlines()[0]) from exc
@@ -270,6 +274,10 @@ def _reference_turn(
         request = api.get("request") if isinstance(api, dict) else None
         if not isinstance(request, dict) or not isinstance(request.get("api_name"), str):
             raise ScenarioError(source, where, "expected request.api_name")
+        if request["api_name"] not in registry_for(DOMAIN_NAMES):  # name the file's own field
+            raise ScenarioError(
+                source, f"{where}.request.api_name", f"unknown API {request['api_name']!r}"
+            )
         parameters = request.get("parameters") or {}
         if not isinstance(parameters, dict):
             raise ScenarioError(source, f"{where}.request.parameters", "expected an object")
@@ -283,13 +291,3 @@ def _reference_turn(
             )
         )
     return ReferenceTurn(user=user["text"] if user else None, calls=calls, reply=assistant["text"])
-
-
-def _credentials(user: dict[str, Any]) -> str | None:
-    if not user:
-        return None
-    keys = ("username", "password", "email", "phone", "name")
-    facts = [f"{key}: {user[key]}" for key in keys if user.get(key) is not None]
-    if user.get("verification_code"):
-        facts.append(f"verification code you received: {user['verification_code']}")
-    return "Your account details: " + "; ".join(facts)

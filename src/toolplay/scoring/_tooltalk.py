@@ -11,7 +11,15 @@ matching may need is collected first and embedded in one batch. Failing conversa
 ToolTalk's error type per turn: premature call, faulty planning, incorrect invocation.
 
 Works on static trajectories (predictions are the messages not replayed from the reference,
-each tagged with its turn) and on dynamic ones (turns counted from the user's messages).
+each tagged with its turn) and on dynamic ones, where the predictions are all the assistant's
+calls of the on-policy conversation and the ground truth is every recorded call: the counts and
+the success do not depend on turns. Turns only place error types. In dynamic play a call
+belongs to the user message it answers; when the user said the reference's utterances in order
+(the scripted user) that message is a reference turn and error types are found per turn as in
+static mode; otherwise (a model-driven user) the conversation has no turn-by-turn counterpart
+in the reference, so its error type is found over the whole conversation (`turn` null).
+In both modes a conversation's `score` is its success (1.0 or 0.0), so static and dynamic
+runs of the same data compare like with like; `details.soft_success` is the graded version.
 """
 
 from __future__ import annotations
@@ -69,11 +77,13 @@ def predictions(
     runs on from the assistant's own calls.
     """
     registry = scenario_registry(scenario)
+    aligned = user_turns(scenario, trajectory) if trajectory.mode == "dynamic" else None
     initial = scenario.world.session.get("session_token")
     token: str | None = initial
     current_turn: int | None = None
     found: list[Prediction] = []
-    for turn, call, answer in _executed(trajectory):
+    for said, call, answer in _executed(trajectory):
+        turn = aligned[said] if aligned is not None and 0 <= said < len(aligned) else said
         if trajectory.mode == "static" and turn != current_turn:
             token = turn_starts[turn] if 0 <= turn < len(turn_starts) else initial
         current_turn = turn
@@ -91,6 +101,19 @@ def predictions(
         )
         token = next_session_token(token, name, result, error)
     return found
+
+
+def user_turns(scenario: Scenario, trajectory: Trajectory) -> list[int] | None:
+    """Dynamic play: the reference turn of each user message, or None when they do not align.
+
+    They align when the user's messages so far are the reference's utterances in order (what
+    the scripted user says); user message `k` is then the reference turn of utterance `k`.
+    """
+    turns = [t for t, turn in enumerate(scenario.reference) if turn.user is not None]
+    said = [m.content for m in trajectory.messages if m.sender == "user" and m.content is not None]
+    if said != [scenario.reference[t].user for t in turns[: len(said)]]:
+        return None
+    return turns
 
 
 def _executed(trajectory: Trajectory) -> list[tuple[int, ToolCall, Message | None]]:
@@ -146,7 +169,12 @@ def score_tooltalk(
     recall = counts["matches"] / counts["ground_truth"] if truths else 1.0
     incorrect_rate = counts["incorrect_actions"] / counts["actions"] if counts["actions"] else 0.0
     success = counts["matches"] == counts["ground_truth"] and not incorrect
-    error_types = [] if success else _error_types(scenario, predicted, truths, matched, incorrect)
+    by_turn = trajectory.mode == "static" or user_turns(scenario, trajectory) is not None
+    error_types = (
+        []
+        if success
+        else _error_types(scenario, predicted, truths, matched, incorrect, by_turn=by_turn)
+    )
     details: dict[str, Any] = {
         "counts": {**counts, "successes": int(success)},
         "precision": counts["matches"] / counts["predictions"] if predicted else None,
@@ -248,23 +276,27 @@ def _error_types(
     truths: Sequence[Truth],
     matched: dict[int, int],
     incorrect: set[int],
+    *,
+    by_turn: bool = True,
 ) -> list[dict[str, Any]]:
     """ToolTalk's error type of each failing assistant turn of a failed conversation.
 
     A turn without ground-truth calls counts one premature call per incorrect action in it.
     Otherwise compare the tools of its unmatched predictions and unmatched ground truth: the
     same tools, none predicted more often than needed, is an incorrect invocation; anything
-    else (a tool missing, a wrong or extra tool) is faulty planning.
+    else (a tool missing, a wrong or extra tool) is faulty planning. Without `by_turn` the
+    whole conversation is judged as one turn (`turn` None).
     """
     matched_truths = set(matched.values())
-    turns = sorted(
-        {t for t, turn in enumerate(scenario.reference) if turn.reply is not None or turn.calls}
-        | {pr.turn for pr in predicted}
-    )
+    turns: list[int | None] = [None]
+    if by_turn:
+        reference = scenario.reference
+        answered = {t for t, turn in enumerate(reference) if turn.reply is not None or turn.calls}
+        turns = [*sorted(answered | {pr.turn for pr in predicted})]
     found: list[dict[str, Any]] = []
     for t in turns:
-        mine = [(p, pr) for p, pr in enumerate(predicted) if pr.turn == t]
-        expected = [(g, tr) for g, tr in enumerate(truths) if tr.turn == t]
+        mine = [(p, pr) for p, pr in enumerate(predicted) if t is None or pr.turn == t]
+        expected = [(g, tr) for g, tr in enumerate(truths) if t is None or tr.turn == t]
         if not expected:
             premature = sum(1 for p, _ in mine if p in incorrect)
             if premature:

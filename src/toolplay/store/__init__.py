@@ -4,12 +4,21 @@ from toolplay.store._files import (
     CONFIG_FILE,
     SUMMARY_FILE,
     TRAJECTORY_DIR,
+    remove_temporary_files,
+    temporary_files,
     trajectory_path,
+    trajectory_text,
     write_atomic,
     write_json,
     write_trajectory_lines,
 )
-from toolplay.store._sqlite import SCHEMA_VERSION, RunStore, StoredResult, StoreError
+from toolplay.store._sqlite import (
+    SCHEMA_VERSION,
+    RunStore,
+    StoredResult,
+    StoreError,
+    row_digest,
+)
 
 __all__ = [
     "CONFIG_FILE",
@@ -19,7 +28,11 @@ __all__ = [
     "RunStore",
     "StoreError",
     "StoredResult",
+    "remove_temporary_files",
+    "row_digest",
+    "temporary_files",
     "trajectory_path",
+    "trajectory_text",
     "write_atomic",
     "write_json",
     "write_trajectory_lines",

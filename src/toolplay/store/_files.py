@@ -2,7 +2,9 @@
 
 Every file is written to a temporary name and renamed into place, so a reader never sees a
 half-written file. The SQLite store stays the source of truth; these files can always be
-regenerated from it.
+regenerated from it. A process killed mid-write leaves its temporary file behind
+(`.NAME.XXXX.tmp`); `remove_temporary_files` clears a run's own leftovers when the run is
+opened again.
 """
 
 from __future__ import annotations
@@ -46,7 +48,27 @@ def trajectory_path(run_dir: Path, scenario_id: str, trial: int) -> Path:
     return run_dir / TRAJECTORY_DIR / f"{safe}.t{trial}.jsonl"
 
 
+def trajectory_text(records: Iterable[dict[str, Any]]) -> str:
+    """The JSON-lines text of a trajectory file: one key-sorted object per line."""
+    lines = (json.dumps(r, ensure_ascii=False, sort_keys=True, default=str) for r in records)
+    return "\n".join(lines) + "\n"
+
+
 def write_trajectory_lines(path: Path, records: Iterable[dict[str, Any]]) -> None:
     """Write one JSON object per line, atomically."""
-    lines = (json.dumps(r, ensure_ascii=False, sort_keys=True, default=str) for r in records)
-    write_atomic(path, "\n".join(lines) + "\n")
+    write_atomic(path, trajectory_text(records))
+
+
+def temporary_files(run_dir: Path) -> list[Path]:
+    """Leftovers of interrupted atomic writes of a run's own files (summary, config, lines)."""
+    found = [p for name in (SUMMARY_FILE, CONFIG_FILE) for p in run_dir.glob(f".{name}.*.tmp")]
+    found += (run_dir / TRAJECTORY_DIR).glob(".*.jsonl.*.tmp")
+    return sorted(found)
+
+
+def remove_temporary_files(run_dir: Path) -> int:
+    """Delete `temporary_files(run_dir)`; only safe while holding the run's store lock."""
+    leftovers = temporary_files(run_dir)
+    for path in leftovers:
+        path.unlink(missing_ok=True)
+    return len(leftovers)

@@ -3,12 +3,23 @@
 Writes are transactional and keyed by `(scenario_id, trial)`, so a result is either fully
 stored or absent, and storing it again replaces it: a crash loses nothing that was committed
 and resuming never duplicates. WAL journaling with `synchronous=FULL` keeps the file
-consistent across a torn write. The store never prints and never prompts.
+consistent across a killed process or a torn write of the log (SQLite drops a log frame whose
+checksum fails, with everything after it, so an unfinished commit simply did not happen).
+
+SQLite does not checksum its pages, so damage to the database file itself could change a
+stored number silently. Each result row therefore carries a SHA-256 digest of its content
+(schema 2), checked on every read: reading a damaged row is refused with a `StoreError`
+naming it, and `discard_damaged` (run on `--resume`) drops such rows so they are played again.
+Damage SQLite itself notices ("malformed") is a `StoreError` too. A writer holds an exclusive
+lock on the file (`exclusive=True`), so two processes never run or re-score one run at once.
+The store never prints and never prompts.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -17,7 +28,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
-SCHEMA_VERSION = 1
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no cross-process lock
+    fcntl = None  # type: ignore[assignment]
+
+SCHEMA_VERSION = 2
+"""1: results without digests; 2: each result row carries its digest (1 is migrated)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -28,14 +45,18 @@ CREATE TABLE IF NOT EXISTS results (
     trajectory TEXT NOT NULL,
     score TEXT,
     error TEXT,
+    digest TEXT,
     PRIMARY KEY (scenario_id, trial)
 );
 CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, response TEXT NOT NULL);
 """
 
+_ROW = "scenario_id, trial, status, trajectory, score, error, digest"
+_Row = tuple[Any, Any, Any, Any, Any, Any, Any]
+
 
 class StoreError(Exception):
-    """The run store is missing, unreadable or from an incompatible version."""
+    """The run store is missing, unreadable, damaged, busy or from an incompatible version."""
 
 
 class StoredResult(BaseModel):
@@ -49,13 +70,43 @@ class StoredResult(BaseModel):
     error: str | None
 
 
+def row_digest(
+    scenario_id: str, trial: int, status: str, trajectory: str, score: str | None, error: str | None
+) -> str:
+    """The SHA-256 digest a result row carries over its stored text."""
+    payload = json.dumps([scenario_id, trial, status, trajectory, score, error])
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _intact(row: _Row) -> bool:
+    scenario_id, trial, status, trajectory, score, error, digest = row
+    if not isinstance(scenario_id, str) or not isinstance(trial, int):
+        return False
+    if not isinstance(status, str) or not isinstance(trajectory, str):
+        return False
+    try:
+        return digest == row_digest(scenario_id, trial, status, trajectory, score, error)
+    except (TypeError, ValueError):  # a garbled column of the wrong type
+        return False
+
+
 class RunStore:
-    """Access to one run's SQLite file."""
+    """Access to one run's SQLite file.
+
+    Args:
+        path: The store file.
+        create: Create the file if it does not exist.
+        exclusive: Hold an exclusive lock for as long as the store is open (writers).
+
+    Raises:
+        StoreError: Missing (without `create`), unreadable, from a newer toolplay, or locked.
+    """
 
     FILENAME = "run.sqlite"
 
-    def __init__(self, path: Path, *, create: bool = False) -> None:
+    def __init__(self, path: Path, *, create: bool = False, exclusive: bool = False) -> None:
         self.path = path
+        self._lock_fd: int | None = None
         if not create and not path.exists():
             raise StoreError(f"{path}: no run store here (is this a run directory?)")
         try:
@@ -64,37 +115,91 @@ class RunStore:
             self._db = sqlite3.connect(
                 path, timeout=30, isolation_level=None, check_same_thread=False
             )
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: not a readable run store ({exc})") from exc
+        try:
+            self._open(exclusive)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, exclusive: bool) -> None:
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
             version = self.get_meta("schema_version")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{path}: not a readable run store ({exc})") from exc
+        except (sqlite3.DatabaseError, StoreError, ValueError) as exc:
+            raise StoreError(f"{self.path}: not a readable run store ({exc})") from exc
+        if exclusive:
+            self._lock()
         if version is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
+        elif version == 1:
+            self._migrate_from_1()
         elif version != SCHEMA_VERSION:
             raise StoreError(
-                f"{path}: store schema {version}, this toolplay reads {SCHEMA_VERSION}"
+                f"{self.path}: store schema {version}, this toolplay reads {SCHEMA_VERSION}"
+            )
+
+    def _lock(self) -> None:
+        if fcntl is None:  # pragma: no cover
+            return
+        # flock, unlike SQLite's own POSIX locks, belongs to this descriptor alone and is
+        # released by the kernel when the process dies, however it dies.
+        self._lock_fd = os.open(self.path, os.O_RDONLY)
+        try:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreError(
+                f"{self.path}: another toolplay process is using this run; "
+                "let it finish (or stop it) first"
+            ) from None
+
+    def _migrate_from_1(self) -> None:
+        """Schema 1 → 2: add the digest column and seal the rows as they are."""
+        with self._transaction() as db:
+            db.execute("ALTER TABLE results ADD COLUMN digest TEXT")
+            with closing(db.execute(f"SELECT rowid, {_ROW} FROM results")) as cur:
+                rows = cur.fetchall()
+            for rowid, *row in rows:
+                digest = row_digest(*row[:6])
+                db.execute("UPDATE results SET digest = ? WHERE rowid = ?", (digest, rowid))
+            db.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
+                (json.dumps(SCHEMA_VERSION),),
             )
 
     @classmethod
-    def in_dir(cls, directory: Path, *, create: bool = False) -> RunStore:
+    def in_dir(cls, directory: Path, *, create: bool = False, exclusive: bool = False) -> RunStore:
         """The store of run directory `directory`."""
-        return cls(directory / cls.FILENAME, create=create)
+        return cls(directory / cls.FILENAME, create=create, exclusive=exclusive)
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection (and release the lock)."""
         self._db.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Turn SQLite's complaints about a damaged or busy file into a `StoreError`."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: the run store is damaged or unusable ({exc})") from exc
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        with self._guard():
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     # ---- meta ----------------------------------------------------------------------
     def set_meta(self, key: str, value: Any) -> None:
@@ -104,9 +209,16 @@ class RunStore:
 
     def get_meta(self, key: str) -> Any:
         """The JSON value under `key`, or None."""
-        with closing(self._db.execute("SELECT value FROM meta WHERE key = ?", (key,))) as cur:
+        with self._guard(), closing(
+            self._db.execute("SELECT value FROM meta WHERE key = ?", (key,))
+        ) as cur:
             row = cur.fetchone()
-        return None if row is None else json.loads(row[0])
+        if row is None:
+            return None
+        try:
+            return json.loads(row[0])
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"{self.path}: meta {key!r} is damaged ({exc})") from exc
 
     # ---- results -------------------------------------------------------------------
     def save_result(
@@ -120,58 +232,94 @@ class RunStore:
         error: str | None = None,
     ) -> None:
         """Store (or replace) the result of one scenario trial, atomically."""
+        trajectory_text = json.dumps(trajectory)
+        score_text = None if score is None else json.dumps(score)
+        digest = row_digest(scenario_id, trial, status, trajectory_text, score_text, error)
         with self._transaction() as db:
             db.execute(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    scenario_id,
-                    trial,
-                    status,
-                    json.dumps(trajectory),
-                    None if score is None else json.dumps(score),
-                    error,
-                ),
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (scenario_id, trial, status, trajectory_text, score_text, error, digest),
             )
 
     def update_score(self, scenario_id: str, trial: int, score: dict[str, Any]) -> None:
         """Replace the stored score of one result (re-scoring)."""
+        score_text = json.dumps(score)
         with self._transaction() as db:
+            with closing(
+                db.execute(
+                    f"SELECT {_ROW} FROM results WHERE scenario_id = ? AND trial = ?",
+                    (scenario_id, trial),
+                )
+            ) as cur:
+                row = cur.fetchone()
+            if row is None:
+                return
+            if not _intact(row):
+                raise StoreError(self._damage_message([(scenario_id, trial)]))
+            digest = row_digest(scenario_id, trial, row[2], row[3], score_text, row[5])
             db.execute(
-                "UPDATE results SET score = ? WHERE scenario_id = ? AND trial = ?",
-                (json.dumps(score), scenario_id, trial),
+                "UPDATE results SET score = ?, digest = ? WHERE scenario_id = ? AND trial = ?",
+                (score_text, digest, scenario_id, trial),
             )
+
+    def _rows(self) -> list[tuple[int, _Row]]:
+        with self._guard(), closing(
+            self._db.execute(f"SELECT rowid, {_ROW} FROM results ORDER BY scenario_id, trial")
+        ) as cur:
+            return [(r[0], tuple(r[1:])) for r in cur]  # type: ignore[misc]
 
     def done(self) -> set[tuple[str, int]]:
-        """Keys of results that need no retry (errors are retried on resume)."""
-        with closing(
-            self._db.execute("SELECT scenario_id, trial FROM results WHERE status = 'done'")
-        ) as cur:
-            return {(row[0], row[1]) for row in cur}
+        """Keys of intact results that need no retry (errors and damaged rows are retried)."""
+        return {(r[0], r[1]) for _, r in self._rows() if r[2] == "done" and _intact(r)}
+
+    def damaged(self) -> list[tuple[str, int]]:
+        """Keys (as stored, perhaps garbled) of rows whose digest does not match."""
+        return [(str(r[0]), r[1]) for _, r in self._rows() if not _intact(r)]
+
+    def discard_damaged(self) -> list[tuple[str, int]]:
+        """Delete the rows whose digest does not match (so a resume plays them again)."""
+        bad = [(rowid, (str(r[0]), r[1])) for rowid, r in self._rows() if not _intact(r)]
+        if bad:
+            with self._transaction() as db:
+                db.executemany("DELETE FROM results WHERE rowid = ?", [(i,) for i, _ in bad])
+        return [key for _, key in bad]
+
+    def _damage_message(self, keys: list[tuple[str, int]]) -> str:
+        first = keys[0]
+        return (
+            f"{self.path}: {len(keys)} stored result(s) fail their checksum (first: "
+            f"{first[0]!r} trial {first[1]}), so the store was damaged; "
+            "`toolplay run --resume` with the run's options plays them again"
+        )
 
     def results(self) -> list[StoredResult]:
-        """Every stored result, ordered by scenario id and trial."""
-        with closing(
-            self._db.execute(
-                "SELECT scenario_id, trial, status, trajectory, score, error FROM results "
-                "ORDER BY scenario_id, trial"
+        """Every stored result, ordered by scenario id and trial.
+
+        Raises:
+            StoreError: A row is damaged (its digest does not match) or the file is.
+        """
+        rows = [r for _, r in self._rows()]
+        bad = [(str(r[0]), r[1]) for r in rows if not _intact(r)]
+        if bad:
+            raise StoreError(self._damage_message(bad))
+        return [
+            StoredResult(
+                scenario_id=r[0],
+                trial=r[1],
+                status=r[2],
+                trajectory=json.loads(r[3]),
+                score=None if r[4] is None else json.loads(r[4]),
+                error=r[5],
             )
-        ) as cur:
-            return [
-                StoredResult(
-                    scenario_id=r[0],
-                    trial=r[1],
-                    status=r[2],
-                    trajectory=json.loads(r[3]),
-                    score=None if r[4] is None else json.loads(r[4]),
-                    error=r[5],
-                )
-                for r in cur
-            ]
+            for r in rows
+        ]
 
     # ---- response cache ------------------------------------------------------------
     def cache_get(self, key: str) -> str | None:
         """A cached response for request `key`, or None."""
-        with closing(self._db.execute("SELECT response FROM cache WHERE key = ?", (key,))) as cur:
+        with self._guard(), closing(
+            self._db.execute("SELECT response FROM cache WHERE key = ?", (key,))
+        ) as cur:
             row = cur.fetchone()
         return None if row is None else str(row[0])
 

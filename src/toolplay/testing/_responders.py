@@ -5,7 +5,8 @@ A responder is any callable from the request body to a message dict (`content`, 
 from the conversation's first user message and plays its reference solution, one call per
 answer or a whole turn's calls at once (parallel calls), and it also plays the user when the
 request offers `end_conversation` (a user-simulator request): it says the script's next line,
-then ends the conversation.
+then ends the conversation. A call whose arguments came back malformed (a model fault the
+server injected) is sent again, as a model told of its error would.
 """
 
 from __future__ import annotations
@@ -98,17 +99,20 @@ class ReferenceResponder:
         scenario = self._scenario(users[0].get("content") if users else None)
         turn_index = len(users) - 1
         last_user = max(i for i, m in enumerate(messages) if m.get("role") == "user")
-        steps = sum(1 for m in messages[last_user:] if m.get("role") == "assistant")
+        answers = [m for m in messages[last_user:] if m.get("role") == "assistant"]
         if turn_index >= len(scenario.reference):
             return text("Is there anything else?")
         turn = scenario.reference[turn_index]
-        calls = [(c.name, c.arguments) for c in turn.calls]
-        prefix = f"call_{turn_index}_{steps}"
-        if self.parallel:
-            if steps == 0 and calls:
-                return tool_calls(*calls, prefix=prefix)
-        elif steps < len(calls):
-            return tool_calls(calls[steps], prefix=prefix)
+        pending = [(c.name, c.arguments) for c in turn.calls]
+        for answer in answers:
+            # The answer sent the first pending calls; a call whose arguments arrived
+            # malformed stays pending and is sent again, as a model told of its error would.
+            sent = (answer.get("tool_calls") or [])[: len(pending)]
+            done = {i for i, call in enumerate(sent) if _well_formed(call)}
+            pending = [c for i, c in enumerate(pending) if i not in done]
+        prefix = f"call_{turn_index}_{len(answers)}"
+        if pending:
+            return tool_calls(*(pending if self.parallel else pending[:1]), prefix=prefix)
         return text(turn.reply or "Done.")
 
     def _as_user(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -117,3 +121,13 @@ class ReferenceResponder:
         if len(said) < len(scenario.script):
             return text(scenario.script[len(said)])
         return tool_calls(("end_conversation", {}), prefix="end")
+
+
+def _well_formed(call: Any) -> bool:
+    """Whether an OpenAI tool call's arguments are a JSON object."""
+    function = call.get("function") if isinstance(call, dict) else None
+    arguments = function.get("arguments") if isinstance(function, dict) else None
+    try:
+        return isinstance(json.loads(arguments or ""), dict)
+    except ValueError:
+        return False

@@ -214,7 +214,7 @@ def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
             except ValueError:
                 body = None
             with server._lock:
-                number, fault = server._counter.next()
+                number, fault = server._counter.next(body)
             authorization = self.headers.get("Authorization")
             server._enter(RecordedRequest(number, body, authorization, fault))
             try:
@@ -254,6 +254,8 @@ def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
             elif fault == "malformed_body":
                 self._send(200, b'{"choices": [ this is not json')
+            elif fault == "bad_encoding":
+                self._send(200, b"plainly not gzip", {"Content-Encoding": "gzip"})
             else:
                 try:
                     message = server.responder(body)
@@ -263,7 +265,29 @@ def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                     return
                 if fault == "malformed_arguments":
                     message = break_arguments(message)
-                self._send_json(200, completion(body, message, number))
+                payload = json.dumps(completion(body, message, number)).encode("utf-8")
+                if fault == "slow_body":
+                    self._trickle(payload, plan.hang_seconds)
+                else:
+                    self._send(200, payload)
+
+        def _trickle(self, payload: bytes, seconds: float) -> None:
+            """Send `payload` in pieces spread over `seconds` (each gap short)."""
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            pieces = max(1, min(len(payload), 50))
+            size = -(-len(payload) // pieces)
+            try:
+                for start in range(0, len(payload), size):
+                    self.wfile.write(payload[start : start + size])
+                    self.wfile.flush()
+                    if server._stopping.wait(seconds / pieces):
+                        self.close_connection = True
+                        break
+            except OSError:  # the client gave up, as it should
+                self.close_connection = True
 
         def finish(self) -> None:
             with contextlib.suppress(OSError, ValueError):  # a socket reset on purpose
