@@ -100,8 +100,8 @@ def render_summary(summary: dict[str, Any], console: Console) -> None:
 
 def _render_trials(summary: dict[str, Any], console: Console) -> None:
     rows = trial_rows(summary)
-    if not rows:
-        return
+    if not rows or trial_count(summary) < 2:
+        return  # with one trial pass^1 is the perfect rate and there is no spread to show
     section = summary["trials"]
     table = _table("Trials: pass^k", "k", "pass^k", "scenarios with k trials")
     for row in rows:
