@@ -22,23 +22,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolplay.messages import Trajectory, Usage
-from toolplay.roles import Assistant, AssistantError, InfrastructureError, RoleContext
+from toolplay.roles import Assistant, RoleContext
+from toolplay.runtime._acting import Stop, ask_assistant, post_answer, run_calls
 from toolplay.runtime._bus import MessageBus
 from toolplay.runtime._dynamic import offered_tools, renamed
 from toolplay.runtime._environment import Environment
 from toolplay.runtime._prompts import system_prompt
 from toolplay.scenarios import Scenario, build_world, scenario_registry
-from toolplay.tools import ToolCrash
 
 REFERENCE_USER = "reference"
 """The user recorded for static trajectories: the reference's own utterances."""
-
-
-class _Stop(Exception):
-    def __init__(self, reason: str, error: str) -> None:
-        super().__init__(error)
-        self.reason = reason
-        self.error = error
 
 
 def _post_history(bus: MessageBus, scenario: Scenario) -> int:
@@ -95,7 +88,7 @@ async def play_autode_static(
     try:
         while True:
             if made >= max_calls:
-                raise _Stop("call_limit", f"{made} tool calls without a reply")
+                raise Stop("call_limit", f"{made} tool calls without a reply")
             context = RoleContext(
                 scenario,
                 bus.view("assistant"),
@@ -104,51 +97,14 @@ async def play_autode_static(
                 renamed(presentation),
                 force_tool_call=made == 0,
             )
-            try:
-                answer = await assistant.respond(context)
-            except InfrastructureError as exc:
-                raise _Stop("infrastructure_error", str(exc)) from exc
-            except AssistantError as exc:
-                raise _Stop("assistant_error", str(exc)) from exc
-            except Exception as exc:
-                raise _Stop("assistant_error", f"assistant raised {exc!r}") from exc
+            answer = await ask_assistant(assistant, context)
             usage = usage.add(answer.usage)
+            post_answer(bus, answer, turn)
             if not answer.tool_calls:
-                bus.post(
-                    "assistant",
-                    "user",
-                    visible_to=("user", "assistant"),
-                    content=answer.content or "",
-                    turn=turn,
-                )
                 break
-            bus.post(
-                "assistant",
-                "environment",
-                visible_to=("assistant", "environment"),
-                content=answer.content,
-                tool_calls=answer.tool_calls,
-                turn=turn,
-            )
-            for position in environment.order(answer.tool_calls):
-                call = answer.tool_calls[position]
-                try:
-                    outcome = environment.execute(call, bus.next_index)
-                except ToolCrash as exc:
-                    raise _Stop("infrastructure_error", str(exc)) from exc
-                bus.post(
-                    "environment",
-                    "assistant",
-                    visible_to=("assistant", "environment"),
-                    tool_call_id=call.id,
-                    tool_name=presentation.real_name(call.name) or call.name,
-                    result=outcome.result,
-                    error=outcome.error,
-                    error_type=outcome.error_type,
-                    turn=turn,
-                )
+            run_calls(bus, environment, turn)
             made += len(answer.tool_calls)
-    except _Stop as stop:
+    except Stop as stop:
         termination, error = stop.reason, stop.error
     return Trajectory(
         scenario_id=scenario.id,

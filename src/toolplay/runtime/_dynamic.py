@@ -15,27 +15,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolplay.messages import Role, ToolCall, Trajectory, Usage
-from toolplay.roles import (
-    Assistant,
-    AssistantError,
-    InfrastructureError,
-    RoleContext,
-    User,
-)
+from toolplay.roles import Assistant, RoleContext, User
+from toolplay.runtime._acting import Stop, ask_assistant, post_answer, run_calls
 from toolplay.runtime._bus import MessageBus
 from toolplay.runtime._environment import Environment
 from toolplay.runtime._prompts import scenario_prompt
 from toolplay.scenarios import Scenario, build_world, scenario_registry
-from toolplay.tools import ToolCrash, ToolPresentation, present
+from toolplay.tools import ToolPresentation, present
 
 END_CONVERSATION = "end_conversation"
-
-
-class _Stop(Exception):
-    def __init__(self, reason: str, error: str | None = None) -> None:
-        super().__init__(error or reason)
-        self.reason = reason
-        self.error = error
 
 
 async def play_dynamic(
@@ -70,13 +58,13 @@ async def play_dynamic(
                 try:
                     said = await user.respond(RoleContext(scenario, bus.view("user")))
                 except Exception as exc:
-                    raise _Stop("infrastructure_error", f"user failed: {exc!r}") from exc
+                    raise Stop("infrastructure_error", f"user failed: {exc!r}") from exc
                 usage = usage.add(said.usage)
                 if said.end is not None:
                     if said.end == "user_ended":
                         call = ToolCall(id="end", name=END_CONVERSATION, arguments="{}")
                         bus.post("user", "environment", visible_to=("user",), tool_calls=(call,))
-                    raise _Stop(said.end)
+                    raise Stop(said.end)
                 bus.post(
                     "user",
                     "assistant",
@@ -86,57 +74,18 @@ async def play_dynamic(
                 speaker = "assistant"
             elif speaker == "assistant":
                 if _turns(bus) >= scenario.max_turns:
-                    raise _Stop("turn_limit")
+                    raise Stop("turn_limit")
                 context = RoleContext(
                     scenario, bus.view("assistant"), tools, prompt, renamed(presentation)
                 )
-                try:
-                    answer = await assistant.respond(context)
-                except InfrastructureError as exc:
-                    raise _Stop("infrastructure_error", str(exc)) from exc
-                except AssistantError as exc:
-                    raise _Stop("assistant_error", str(exc)) from exc
-                except Exception as exc:
-                    raise _Stop("assistant_error", f"assistant raised {exc!r}") from exc
+                answer = await ask_assistant(assistant, context)
                 usage = usage.add(answer.usage)
-                if answer.tool_calls:
-                    bus.post(
-                        "assistant",
-                        "environment",
-                        visible_to=("assistant", "environment"),
-                        content=answer.content,
-                        tool_calls=answer.tool_calls,
-                    )
-                    speaker = "environment"
-                else:
-                    bus.post(
-                        "assistant",
-                        "user",
-                        visible_to=("user", "assistant"),
-                        content=answer.content or "",
-                    )
-                    speaker = "user"
+                post_answer(bus, answer)
+                speaker = "environment" if answer.tool_calls else "user"
             else:
-                calls = bus.messages[-1].tool_calls
-                for position in environment.order(calls):
-                    call = calls[position]
-                    try:
-                        outcome = environment.execute(call, bus.next_index)
-                    except ToolCrash as exc:
-                        raise _Stop("infrastructure_error", str(exc)) from exc
-                    real = presentation.real_name(call.name) or call.name
-                    bus.post(
-                        "environment",
-                        "assistant",
-                        visible_to=("assistant", "environment"),
-                        tool_call_id=call.id,
-                        tool_name=real,
-                        result=outcome.result,
-                        error=outcome.error,
-                        error_type=outcome.error_type,
-                    )
+                run_calls(bus, environment)
                 speaker = "assistant"
-    except _Stop as stop:
+    except Stop as stop:
         termination, error = stop.reason, stop.error
     return Trajectory(
         scenario_id=scenario.id,

@@ -39,7 +39,8 @@ import json
 from collections.abc import Sequence
 
 from toolplay.messages import Message, ToolCall, Trajectory, Usage, WorldChange
-from toolplay.roles import Assistant, AssistantError, InfrastructureError, RoleContext
+from toolplay.roles import Assistant, RoleContext
+from toolplay.runtime._acting import Stop, ask_assistant, post_answer, run_calls
 from toolplay.runtime._bus import MessageBus
 from toolplay.runtime._dynamic import offered_tools, renamed
 from toolplay.runtime._environment import Environment
@@ -54,13 +55,6 @@ cap; the largest ground-truth turn of ToolTalk has 7 calls)."""
 
 REFERENCE_USER = "reference"
 """The user recorded for static trajectories: the reference's own utterances."""
-
-
-class _Stop(Exception):
-    def __init__(self, reason: str, error: str) -> None:
-        super().__init__(error)
-        self.reason = reason
-        self.error = error
 
 
 def static_prompt(scenario: Scenario, base_prompt: str | None = None) -> str:
@@ -122,7 +116,7 @@ async def play_static(
             try:
                 world = replay_reference(scenario, registry, scenario.reference[:t])
             except ToolCrash as exc:
-                raise _Stop("infrastructure_error", str(exc)) from exc
+                raise Stop("infrastructure_error", str(exc)) from exc
             played = await _predict_turn(
                 scenario,
                 assistant,
@@ -139,7 +133,7 @@ async def play_static(
             if played.capped:
                 termination = "call_limit"
             _post_reference(bus, turn, t, shown)
-    except _Stop as stop:
+    except Stop as stop:
         termination, error = stop.reason, stop.error
     return Trajectory(
         scenario_id=scenario.id,
@@ -181,50 +175,13 @@ async def _predict_turn(
     made = 0
     while made < cap:
         view = tuple(m for m in bus.messages if _sees(m, turn))
-        context = RoleContext(scenario, view, presentation.schemas, prompt)
-        try:
-            answer = await assistant.respond(context)
-        except InfrastructureError as exc:
-            raise _Stop("infrastructure_error", str(exc)) from exc
-        except AssistantError as exc:
-            raise _Stop("assistant_error", str(exc)) from exc
-        except Exception as exc:
-            raise _Stop("assistant_error", f"assistant raised {exc!r}") from exc
+        context = RoleContext(scenario, view, presentation.schemas, prompt, renamed(presentation))
+        answer = await ask_assistant(assistant, context)
         usage = usage.add(answer.usage)
+        post_answer(bus, answer, turn)
         if not answer.tool_calls:
-            bus.post(
-                "assistant",
-                "user",
-                visible_to=("user", "assistant"),
-                content=answer.content or "",
-                turn=turn,
-            )
             return _Turn(usage, list(world.changes[first_change:]), capped=False)
-        bus.post(
-            "assistant",
-            "environment",
-            visible_to=("assistant", "environment"),
-            content=answer.content,
-            tool_calls=answer.tool_calls,
-            turn=turn,
-        )
-        for position in environment.order(answer.tool_calls):
-            call = answer.tool_calls[position]
-            try:
-                outcome = environment.execute(call, bus.next_index)
-            except ToolCrash as exc:
-                raise _Stop("infrastructure_error", str(exc)) from exc
-            bus.post(
-                "environment",
-                "assistant",
-                visible_to=("assistant", "environment"),
-                tool_call_id=call.id,
-                tool_name=presentation.real_name(call.name) or call.name,
-                result=outcome.result,
-                error=outcome.error,
-                error_type=outcome.error_type,
-                turn=turn,
-            )
+        run_calls(bus, environment, turn)
         made += len(answer.tool_calls)
     return _Turn(usage, list(world.changes[first_change:]), capped=True)
 
