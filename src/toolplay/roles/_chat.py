@@ -86,8 +86,8 @@ def chat_request(
     return request
 
 
-class ChatAssistant:
-    """The assistant under test is a chat-completions model (endpoint or local).
+class ChatModelRole:
+    """A role played by a chat-completions model (endpoint or local): what it is built from.
 
     Args:
         name: The role name recorded with every result (e.g. `openai:gpt-4o`).
@@ -111,6 +111,14 @@ class ChatAssistant:
         self.model_settings = settings
         self.settings = describe
 
+    async def aclose(self) -> None:
+        """Release the client's connections."""
+        await self.client.aclose()
+
+
+class ChatAssistant(ChatModelRole):
+    """The assistant under test is a chat-completions model (endpoint or local)."""
+
     async def respond(self, context: RoleContext) -> AssistantTurn:
         """Ask the model for the next turn."""
         messages = openai_messages(context.messages)
@@ -121,7 +129,3 @@ class ChatAssistant:
             request["tool_choice"] = "required"
         reply = await self.client.complete(request, calls_so_far(context.messages))
         return AssistantTurn(content=reply.content, tool_calls=reply.tool_calls, usage=reply.usage)
-
-    async def aclose(self) -> None:
-        """Close the model connection."""
-        await self.client.aclose()

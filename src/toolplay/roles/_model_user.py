@@ -18,9 +18,7 @@ from typing import Any
 
 from toolplay.messages import Message
 from toolplay.roles._base import RoleContext, UserTurn
-from toolplay.roles._chat import chat_request
-from toolplay.roles._client import ChatClient
-from toolplay.roles._settings import ModelSettings
+from toolplay.roles._chat import ChatModelRole, chat_request
 from toolplay.scenarios import Scenario
 
 END_CONVERSATION_TOOL: dict[str, Any] = {
@@ -93,30 +91,8 @@ def simulator_messages(scenario: Scenario, view: Sequence[Message]) -> list[dict
     return out
 
 
-class ModelUser:
-    """The user role played by a chat model.
-
-    Args:
-        name: Recorded with every result (e.g. `openai:gpt-4o-mini`).
-        model: The model name sent in requests.
-        client: Backend plus cache and retries.
-        settings: Sampling and connection settings.
-        describe: Public settings recorded with the run (never the key).
-    """
-
-    def __init__(
-        self,
-        name: str,
-        model: str,
-        client: ChatClient,
-        settings: ModelSettings,
-        describe: dict[str, Any],
-    ) -> None:
-        self.name = name
-        self.model = model
-        self.client = client
-        self.model_settings = settings
-        self.settings = describe
+class ModelUser(ChatModelRole):
+    """The user role played by a chat model (see `ChatModelRole` for its parts)."""
 
     async def respond(self, context: RoleContext) -> UserTurn:
         """Open with the script's first line, then let the model speak or end."""
@@ -133,7 +109,3 @@ class ModelUser:
         if any(call.name == "end_conversation" for call in reply.tool_calls):
             return UserTurn(end="user_ended", usage=reply.usage)
         return UserTurn(content=(reply.content or "").strip(), usage=reply.usage)
-
-    async def aclose(self) -> None:
-        """Close the model connection."""
-        await self.client.aclose()
