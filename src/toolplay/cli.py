@@ -21,7 +21,14 @@ import typer
 from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 from typer.core import TyperGroup
 
@@ -49,8 +56,12 @@ def _print_error(message: str) -> None:
 
 
 def _click_error(name: str) -> type[Exception]:
-    """Click's exception class `name` as Typer raises it (Typer >= 0.26 vendors its own Click,
-    so `click.ClickException` would not catch it)."""
+    """Click's exception class `name`, as Typer raises it.
+
+    Recent Typer versions vendor their own copy of Click, whose exceptions the installed
+    `click` package's classes do not catch; Typer's public `BadParameter` leads to the right
+    ones either way.
+    """
     return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
 
 
@@ -117,7 +128,7 @@ def _guard(action: Callable[[], T]) -> T:
 
 def _describe(exc: Exception) -> str:
     """The `<what>: <why>` of an error; a config value names the command-line option."""
-    if isinstance(exc, ValidationError):
+    if isinstance(exc, ValidationError) and exc.title == RunConfig.__name__:
         return _setting_problem(exc)
     if isinstance(exc, OSError) and exc.filename is not None:
         return f"{exc.filename}: {(exc.strerror or str(exc)).lower()}"
@@ -144,7 +155,7 @@ def _setting_problem(exc: ValidationError) -> str:
 
 
 def _progress_run(config: RunConfig) -> dict[str, Any]:
-    with Progress(
+    bar = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -152,13 +163,19 @@ def _progress_run(config: RunConfig) -> dict[str, Any]:
         console=err_console,
         transient=False,
         disable=not sys.stderr.isatty(),
-    ) as bar:
-        task = bar.add_task(f"{config.suite} · {config.assistant}", total=None)
+    )
+    tasks: list[TaskID] = []
 
-        def report(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+    def report(done: int, total: int) -> None:
+        if not tasks:  # the bar appears once the run has started, never above a refusal
+            bar.start()
+            tasks.append(bar.add_task(f"{config.suite} · {config.assistant}", total=total))
+        bar.update(tasks[0], completed=done, total=total)
 
+    try:
         return asyncio.run(execute_run(config, progress=report))
+    finally:
+        bar.stop()
 
 
 def _parse_options(items: list[str]) -> dict[str, Any]:
@@ -381,9 +398,12 @@ def compare(
 ) -> None:
     """Compare runs side by side, with per-scenario agreement (Pearson, Spearman, ICC(3,1))."""
     comparison = _guard(lambda: compare_runs(run_dirs, human))
-    render_comparison(comparison, console)
+    # The file first: a failure to write it is then the only thing printed.
+    written = None
     if out is not None:
         written = _guard(lambda: write_comparison(comparison, out, human_file=human))
+    render_comparison(comparison, console)
+    if written is not None:
         console.print(f"Comparison written to [bold]{written}[/bold]", highlight=False)
 
 

@@ -105,6 +105,8 @@ def validate_suite(spec: str, mode: str | None = None) -> ValidationReport:
     Raises:
         ValueError: `mode` is not a known mode.
     """
+    if mode is not None and mode not in MODES:  # before loading: a typo should fail fast
+        raise ValueError(f"--mode: {mode!r} is not a mode; known: {', '.join(MODES)}")
     suite = load_suite(spec)
     chosen = mode or suite.default_mode
     if chosen not in MODES:

@@ -47,11 +47,19 @@ class ToolplayProcess:
         """The environment of every command: this one, wide and offline."""
         return {**os.environ, "COLUMNS": "200", "HF_HUB_OFFLINE": "1"}
 
-    def __call__(self, *args: str, cwd: Path, timeout: float = 120) -> CliResult:
-        """Run `toolplay *args` in `cwd` and wait for it."""
+    def __call__(
+        self, *args: str, cwd: Path, timeout: float = 120, stderr: Path | None = None
+    ) -> CliResult:
+        """Run `toolplay *args` in `cwd` and wait for it.
+
+        `stderr` sends the process's stderr to that file instead (e.g. a terminal device, to
+        see what a person sees); the result's `stderr` is then empty.
+        """
         assert self._server.stdin is not None and self._server.stdout is not None
         self._count += 1
         out, err = (self._scratch / f"{self._count}.{name}" for name in ("out", "err"))
+        if stderr is not None:
+            err = stderr
         request = {
             "args": list(args),
             "cwd": str(cwd),
@@ -63,7 +71,8 @@ class ToolplayProcess:
         self._server.stdin.write(json.dumps(request) + "\n")
         self._server.stdin.flush()
         answer = json.loads(self._server.stdout.readline())
-        return CliResult(answer["code"], out.read_text("utf-8"), err.read_text("utf-8"))
+        captured = "" if stderr is not None else err.read_text("utf-8")
+        return CliResult(answer["code"], out.read_text("utf-8"), captured)
 
     def close(self) -> None:
         """Stop the helper process."""

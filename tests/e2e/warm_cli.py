@@ -32,7 +32,10 @@ def _child(request: dict[str, Any]) -> None:
         os.environ.update(request["env"])
         os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
         for fd, key in ((1, "stdout"), (2, "stderr")):
-            os.dup2(os.open(request[key], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), fd)
+            flags = os.O_WRONLY | (
+                0 if request[key].startswith("/dev/") else os.O_CREAT | os.O_TRUNC
+            )
+            os.dup2(os.open(request[key], flags, 0o644), fd)
         sys.argv = ["toolplay", *request["args"]]
         try:
             result = app(prog_name="toolplay")

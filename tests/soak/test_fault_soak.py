@@ -56,6 +56,29 @@ CAUSE = re.compile(
 )
 
 
+SEEN = {  # what the client reports for each infrastructure fault
+    "rate_limit": "HTTP 429",
+    "server_error": "HTTP 500",
+    "reset": "connection failed",
+    "malformed_body": "malformed JSON body",
+    "bad_encoding": "bad response: DecodingError",
+    "timeout": "no answer within 0.3s",
+}
+
+
+class FailedAttempts(logging.Handler):
+    """Counts the failed attempts the client retried, by cause (from its warnings)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.seen: Counter[str] = Counter()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if "attempt" in message and "retrying" in message:
+            self.seen.update(kind for kind, text in SEEN.items() if text in message)
+
+
 @dataclass
 class Soak:
     baseline: Path
@@ -66,17 +89,39 @@ class Soak:
     faults: dict[str, int]
     faulty_requests: list[RecordedRequest]
     resumed_requests: list[RecordedRequest]
+    retried: Counter[str]
 
 
 def run(server: ChatServer, out: Path, *extra: str) -> dict[str, Any]:
     result = CliRunner().invoke(
         app,
         [
-            "run", "--suite", "sandbox", "--augment", "none", "--limit", str(LIMIT),
-            "--assistant", "openai:ref", "--base-url", server.base_url, "--concurrency", "16",
-            "--timeout", "0.3", "--max-retries", str(MAX_RETRIES),
-            "--option", "retry_initial=0.005", "--option", "retry_jitter=0.005",
-            "--option", "retry_max_wait=0.05", "--out", str(out), *extra,
+            "run",
+            "--suite",
+            "sandbox",
+            "--augment",
+            "none",
+            "--limit",
+            str(LIMIT),
+            "--assistant",
+            "openai:ref",
+            "--base-url",
+            server.base_url,
+            "--concurrency",
+            "16",
+            "--timeout",
+            "0.3",
+            "--max-retries",
+            str(MAX_RETRIES),
+            "--option",
+            "retry_initial=0.005",
+            "--option",
+            "retry_jitter=0.005",
+            "--option",
+            "retry_max_wait=0.05",
+            "--out",
+            str(out),
+            *extra,
         ],
         env={"COLUMNS": "200", "HF_HUB_OFFLINE": "1"},
     )
@@ -102,8 +147,14 @@ def soak(tmp_path_factory: pytest.TempPathFactory) -> Soak:
         baseline_seconds = time.monotonic() - started
         server.set_faults(ALL_FAULTS)
         server.requests.clear()
+        counter = FailedAttempts()
+        retry_log = logging.getLogger("toolplay.roles._retry")
+        retry_log.addHandler(counter)
         started = time.monotonic()
-        faulty_summary = run(server, root / "faulty")
+        try:
+            faulty_summary = run(server, root / "faulty")
+        finally:
+            retry_log.removeHandler(counter)
         faulty_seconds = time.monotonic() - started
         faults, faulty_requests = server.fault_counts(), list(server.requests)
         before_resume = rows(root / "faulty")
@@ -114,12 +165,24 @@ def soak(tmp_path_factory: pytest.TempPathFactory) -> Soak:
     logger.info(
         "soak: %d conversations, baseline %.1fs, faulty %.1fs (%d requests, faults %s, "
         "%d errors), resume %d requests",
-        LIMIT, baseline_seconds, faulty_seconds, len(faulty_requests), faults,
-        faulty_summary["errors"], len(resumed_requests),
+        LIMIT,
+        baseline_seconds,
+        faulty_seconds,
+        len(faulty_requests),
+        faults,
+        faulty_summary["errors"],
+        len(resumed_requests),
     )
     return Soak(
-        root / "baseline", root / "faulty", rows(root / "baseline"), before_resume,
-        faulty_summary, faults, faulty_requests, resumed_requests,
+        root / "baseline",
+        root / "faulty",
+        rows(root / "baseline"),
+        before_resume,
+        faulty_summary,
+        faults,
+        faulty_requests,
+        resumed_requests,
+        counter.seen,
     )
 
 
@@ -139,20 +202,25 @@ def test_every_conversation_is_scored_or_listed_with_its_cause(soak: Soak) -> No
         assert CAUSE.match(entry["error"]), entry["error"]
 
 
-def test_every_answer_is_used_once_and_every_failed_attempt_is_retried(soak: Soak) -> None:
-    # Answers the server completed (no fault, or a model fault) are exactly the assistant
-    # messages stored: none lost, none doubled, and no hang or trickle was waited out past
-    # --timeout (its late answer would show up as an extra assistant message).
+def test_every_fault_is_seen_as_its_own_kind_and_every_answer_used_once(soak: Soak) -> None:
+    # Each failed attempt is either retried (a warning) or the final cause of a listed error.
+    failed = Counter(soak.retried)
+    for entry in soak.faulty_summary["error_list"]:
+        failed.update(kind for kind, text in SEEN.items() if text in entry["error"])
+    for fault in ("rate_limit", "server_error", "reset", "malformed_body", "bad_encoding"):
+        assert failed[fault] == soak.faults[fault], fault
+    # Answers the server completed (no fault, or a model fault) are the assistant messages
+    # stored, except those the client had already given up on: a stall of this busy process
+    # (server threads included) can outlast the 0.3 s deadline now and then, before or after
+    # the server sees the request; the retry then finds the same answer.
     answered = sum(1 for r in soak.faulty_requests if r.fault in (None, "malformed_arguments"))
     stored = sum(
         sum(1 for m in row.trajectory["messages"] if m["sender"] == "assistant")
         for row in soak.before_resume.values()
     )
-    assert answered == stored
-    # Each call that failed for good was tried exactly 1 + MAX_RETRIES times; the rest of the
-    # infrastructure faults were each followed by a retry.
-    infrastructure = len(soak.faulty_requests) - answered
-    assert infrastructure >= soak.faulty_summary["errors"] * (MAX_RETRIES + 1)
+    late = answered - stored
+    assert late >= 0  # no hang or trickle was waited out past --timeout and then used
+    assert failed["timeout"] >= soak.faults["hang"] + soak.faults["slow_body"] + late
 
 
 def test_scored_conversations_are_exactly_those_of_the_fault_free_run(soak: Soak) -> None:
@@ -169,8 +237,11 @@ def test_infrastructure_errors_are_kept_out_of_the_metrics(soak: Soak) -> None:
     scored = [soak.baseline_rows[k] for k, r in soak.before_resume.items() if r.status == "done"]
     scenarios = [s for s in load_suite("sandbox").scenarios if not s.augmentation][:LIMIT]
     expected = build_summary(scenarios, scored, {"trials": 1})
-    for key in ("metrics", "by_category", "trials", "usage"):
+    for key in ("metrics", "by_category", "trials"):
         assert summary[key] == expected[key], key
+    # Usage is what was spent, errors included: every stored trajectory's calls.
+    calls = sum(r.trajectory["usage"]["calls"] for r in soak.before_resume.values())
+    assert summary["usage"]["calls"] == calls
 
 
 def test_malformed_arguments_go_back_to_the_assistant_and_the_talk_goes_on(soak: Soak) -> None:
@@ -198,7 +269,7 @@ def test_resume_replays_exactly_the_errors_and_ends_like_the_fault_free_run(soak
     errored = {k for k, r in soak.before_resume.items() if r.status == "error"}
 
     def opening(scenario_id: str) -> str:
-        return soak.baseline_rows[(scenario_id, 0)].trajectory["messages"][1]["content"]
+        return str(soak.baseline_rows[(scenario_id, 0)].trajectory["messages"][1]["content"])
 
     starts = [
         r.body["messages"]

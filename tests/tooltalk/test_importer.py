@@ -121,7 +121,8 @@ def test_unknown_tool_in_ground_truth_is_refused(tooltalk_dir: Path, tmp_path: P
     path.write_text(json.dumps(data))
     with pytest.raises(ScenarioError) as caught:
         load_suite(f"tooltalk:{root}")
-    assert caught.value.field == "reference[0].calls[0].name"
+    assert caught.value.field == "conversation[turn 0].apis[0].request.api_name"  # the file's
+    assert "'AddAlarms'" in caught.value.reason
 
 
 def test_bad_database_record_is_refused(tooltalk_dir: Path, tmp_path: Path) -> None:

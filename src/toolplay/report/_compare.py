@@ -88,6 +88,8 @@ def load_human_scores(path: Path) -> dict[str, float]:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise ReportError(f"{path}: cannot read human scores ({exc.strerror or exc})") from exc
+    except UnicodeDecodeError as exc:
+        raise ReportError(f"{path}: not UTF-8 text (expected a CSV file)") from exc
     id_col, score_col = 0, 1
     scores: dict[str, float] = {}
     first = True
@@ -194,13 +196,17 @@ def compare_runs(run_dirs: Sequence[Path], human: Path | None = None) -> Compari
         scores.
 
     Raises:
-        ReportError: Too few sources to compare, or an unreadable run or CSV.
+        ReportError: Too few sources to compare, an unreadable run or CSV, or human scores
+            for a scenario none of the runs' suites has.
     """
     if len(run_dirs) + (human is not None) < 2:
         raise ReportError("compare needs two run directories, or one and --human")
     runs = tuple(load_run(Path(d)) for d in run_dirs)
     labels = _labels(runs)
-    humans = load_human_scores(human) if human is not None else None
+    humans = None
+    if human is not None:
+        humans = load_human_scores(human)
+        _check_human_ids(human, humans, runs)
     scores = [r.scenario_scores() for r in runs]
     pairs = [
         _pair(labels[i], scores[i], labels[j], scores[j])
@@ -222,6 +228,22 @@ def compare_runs(run_dirs: Sequence[Path], human: Path | None = None) -> Compari
         pairs=tuple(pairs),
         scenario_rows=scenario_rows,
     )
+
+
+def _check_human_ids(path: Path, humans: dict[str, float], runs: Sequence[RunData]) -> None:
+    """Refuse human scores for scenarios none of the runs has (a typo or the wrong file).
+
+    A scenario the run's suite has but the run did not play (`--limit`) is fine.
+    """
+    known: set[str] = set()
+    for run in runs:
+        known |= run.suite_ids if run.suite_ids is not None else {e["id"] for e in run.entries}
+    unknown = [scenario for scenario in humans if scenario not in known]
+    if unknown:
+        others = f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""
+        raise ReportError(
+            f"{path}: scenario {unknown[0]!r}{others} is in none of the compared runs' suites"
+        )
 
 
 def spread(values: Sequence[float | None]) -> float | None:

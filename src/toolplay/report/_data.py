@@ -37,6 +37,8 @@ class RunData:
     config: dict[str, Any]
     entries: list[dict[str, Any]]
     notes: list[str] = field(default_factory=list)
+    suite_ids: frozenset[str] | None = None
+    """Ids of every scenario of the run's suite (None when the suite did not load)."""
 
     @property
     def label(self) -> str:
@@ -109,7 +111,11 @@ def _rows_from_lines(run_dir: Path) -> list[dict[str, Any]]:
     for path in sorted((run_dir / TRAJECTORY_DIR).glob("*.jsonl")):
         trajectory: dict[str, Any] = {"messages": [], "changes": []}
         score: dict[str, Any] | None = None
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ReportError(f"{path}: not readable as UTF-8 JSON lines ({exc})") from exc
+        for number, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
@@ -212,4 +218,5 @@ def load_run(run_dir: Path) -> RunData:
     scenarios = _scenarios(config or summary, notes)
     entries = [_entry(r, scenarios.get(r["trajectory"].get("scenario_id", ""))) for r in rows]
     entries.sort(key=lambda e: (e["id"], e["trial"]))
-    return RunData(run_dir, summary, config, entries, notes)
+    suite_ids = frozenset(scenarios) if scenarios else None
+    return RunData(run_dir, summary, config, entries, notes, suite_ids)

@@ -60,6 +60,7 @@ class HttpChatBackend:
     ) -> None:
         self.endpoint = base_url.rstrip("/")
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._secret = api_key or None
         self._timeout = timeout
         self._max_shards = max(1, -(-connections // SHARD_CONNECTIONS))
         self._shards: list[_Shard] = []
@@ -116,7 +117,7 @@ class HttpChatBackend:
             shard.busy -= 1
         status = response.status_code
         if status != 200:
-            detail = f"HTTP {status}: {response.text[:300]!r}"
+            detail = f"HTTP {status}: {self._quote(response.text, 300)}"
             if status in RETRYABLE_STATUS:
                 raise TransientError(
                     detail, retry_after=retry_after_seconds(response.headers.get("retry-after"))
@@ -125,10 +126,22 @@ class HttpChatBackend:
         try:
             body = json.loads(response.content)
         except ValueError as exc:
-            raise TransientError(f"malformed JSON body: {response.text[:200]!r}") from exc
+            raise TransientError(f"malformed JSON body: {self._quote(response.text)}") from exc
         if not isinstance(body, dict):
-            raise TransientError(f"malformed JSON body: not an object: {response.text[:200]!r}")
+            raise TransientError(
+                f"malformed JSON body: not an object: {self._quote(response.text)}"
+            )
         return body
+
+    def _quote(self, text: str, limit: int = 200) -> str:
+        """The start of a response body for an error message, with the API key blanked out.
+
+        Error messages end up in the run store and summary; a server (or proxy) that echoes
+        the request's credentials back in an error page must not put the key there.
+        """
+        if self._secret:
+            text = text.replace(self._secret, "[api key]")
+        return repr(text[:limit])
 
     async def aclose(self) -> None:
         """Close the connection pool."""

@@ -3,8 +3,8 @@
 from toolplay.runs._cache import CacheError, SqliteResponseCache
 from toolplay.runs._config import OPERATIONAL_OPTIONS, Mode, RunConfig
 from toolplay.runs._modes import MODES, PlayFunction
+from toolplay.runs._preflight import RunError
 from toolplay.runs._runner import (
-    RunError,
     default_context,
     execute_run,
     load_summary,

@@ -20,14 +20,30 @@ import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from toolplay import __version__
 from toolplay.messages import Trajectory
-from toolplay.roles import CACHE_OPTION, Assistant, User, build_assistant, build_user, trial_scope
+from toolplay.roles import (
+    CACHE_OPTION,
+    Assistant,
+    RoleOptionError,
+    RoleSpecError,
+    User,
+    build_assistant,
+    build_user,
+    trial_scope,
+)
 from toolplay.runs._cache import SqliteResponseCache
-from toolplay.runs._config import OPERATIONAL_OPTIONS, RunConfig
+from toolplay.runs._config import RunConfig
 from toolplay.runs._modes import MODES
+from toolplay.runs._preflight import (
+    RunError,
+    check_identity,
+    check_out,
+    check_paths,
+    run_identity,
+)
 from toolplay.runs._restore import restore_files, stored_records
 from toolplay.runs._select import select_scenarios
 from toolplay.runs._summary import build_summary
@@ -51,18 +67,7 @@ logger = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 """Called with (finished, total) after every scenario trial."""
-
-
-class RunError(Exception):
-    """The run cannot start (existing directory without --resume, config mismatch, ...)."""
-
-
-def _identity(config: RunConfig) -> dict[str, Any]:
-    identity = config.model_dump(mode="json", exclude={"resume", "concurrency", "out"})
-    identity["options"] = {
-        k: v for k, v in sorted(identity["options"].items()) if k not in OPERATIONAL_OPTIONS
-    }
-    return identity
+R = TypeVar("R", Assistant, User)
 
 
 def role_settings(assistant: Assistant, user: User) -> dict[str, Any]:
@@ -83,18 +88,12 @@ async def _close_roles(*roles: object) -> None:
 def open_run(config: RunConfig) -> RunStore:
     """Create the run directory and store, or reopen it for `--resume`."""
     out = config.out
-    store_file = out / RunStore.FILENAME
-    if store_file.exists() and not config.resume:
-        raise RunError(f"{out} already holds a run; pass --resume to continue it or choose --out")
-    if config.resume and not store_file.exists():
-        raise RunError(f"{out}: nothing to resume (no {RunStore.FILENAME})")
+    check_paths(config)
     out.mkdir(parents=True, exist_ok=True)
     store = RunStore.in_dir(out, create=True, exclusive=True)
     try:
-        stored = store.get_meta("config")
-        if stored is not None and stored != _identity(config):
-            raise RunError(f"{out}: --resume with a different configuration than the stored run")
-        store.set_meta("config", _identity(config))
+        check_identity(store.get_meta("config"), config)
+        store.set_meta("config", run_identity(config))
         damaged = store.discard_damaged()
         if damaged:
             logger.warning(
@@ -105,6 +104,16 @@ def open_run(config: RunConfig) -> RunStore:
         store.close()
         raise
     return store
+
+
+def _build_role(
+    flag: str, build: Callable[[str, dict[str, Any]], R], spec: str, options: dict[str, Any]
+) -> R:
+    """`build(spec, options)`; an unusable spec is refused naming the option it came from."""
+    try:
+        return build(spec, options)
+    except (RoleSpecError, RoleOptionError) as exc:
+        raise RunError(f"{flag}: {exc}") from exc
 
 
 def trajectory_records(
@@ -163,6 +172,7 @@ async def execute_run(
     context: ScoringContext | None = None,
 ) -> dict[str, Any]:
     """Run `config` to completion and return the summary (also written to summary.json)."""
+    check_out(config)
     suite = load_suite(config.suite)
     mode = config.mode or suite.default_mode
     if mode not in MODES:
@@ -177,8 +187,8 @@ async def execute_run(
     cache = SqliteResponseCache(Path(str(cache_path))) if cache_path else None
     try:
         options[CACHE_OPTION] = cache
-        assistant = build_assistant(config.assistant, options)
-        user = build_user(config.user, options)
+        assistant = _build_role("--assistant", build_assistant, config.assistant, options)
+        user = _build_role("--user", build_user, config.user, options)
         context = context or default_context(suite)
         store = open_run(config)
     except BaseException:

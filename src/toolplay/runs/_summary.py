@@ -6,8 +6,8 @@ same bytes as an uninterrupted one. Trials ended by an infrastructure error are 
 `error_list` and kept out of every score. Trials the store does not hold at all (a run
 interrupted and not yet resumed, or rows dropped as damaged) are counted under `missing` and
 listed under `missing_list`, so a partial summary says so; both keys appear only when some
-trial is missing, which keeps a complete run's summary unchanged. `trials` (the header's count, kept as `trials.k`)
-becomes a section with pass^k and the score's mean ± std over trials.
+trial is missing, which keeps a complete run's summary unchanged. `trials` (the header's
+count, kept as `trials.k`) becomes a section with pass^k and the score's mean ± std over trials.
 """
 
 from __future__ import annotations
@@ -55,9 +55,9 @@ def build_summary(
         usage=usage.model_dump(),
     )
     held = {(r.scenario_id, r.trial) for r in results}
+    trials = int(header.get("trials", 1))
     missing = sorted(
-        (s.id, t) for s in scenarios for t in range(int(header.get("trials", 1)))
-        if (s.id, t) not in held
+        (s.id, t) for s in scenarios for t in range(trials) if (s.id, t) not in held
     )
     if missing:
         summary["missing"] = len(missing)
@@ -67,7 +67,6 @@ def build_summary(
     by_augmentation = _by_augmentation(scenarios, scored)
     if by_augmentation:
         summary["by_augmentation"] = by_augmentation
-    trials = int(header.get("trials", 1))
     summary["trials"] = trial_statistics([score for _, score in scored], trials)
     return summary
 

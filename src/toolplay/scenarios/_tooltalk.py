@@ -137,7 +137,8 @@ def load_databases(folder: Path) -> Tables:
 
 def _mapping(value: Any, path: Path, field: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ScenarioError(str(path), field or None, "expected a JSON object")
+        reason = "missing (expected a JSON object)" if value is None else "expected a JSON object"
+        raise ScenarioError(str(path), field or None, reason)
     return value
 
 

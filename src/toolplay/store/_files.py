@@ -9,6 +9,7 @@ opened again.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
@@ -23,6 +24,8 @@ CONFIG_FILE = "config.json"
 
 def write_atomic(path: Path, text: str) -> None:
     """Write `text` to `path` via a temporary file and rename."""
+    if path.is_dir():  # refused before anything is created, naming the path asked for
+        raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

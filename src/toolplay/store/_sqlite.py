@@ -78,6 +78,10 @@ def row_digest(
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
+def _lenient_text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
 def _intact(row: _Row) -> bool:
     scenario_id, trial, status, trajectory, score, error, digest = row
     if not isinstance(scenario_id, str) or not isinstance(trial, int):
@@ -85,7 +89,7 @@ def _intact(row: _Row) -> bool:
     if not isinstance(status, str) or not isinstance(trajectory, str):
         return False
     try:
-        return digest == row_digest(scenario_id, trial, status, trajectory, score, error)
+        return bool(digest == row_digest(scenario_id, trial, status, trajectory, score, error))
     except (TypeError, ValueError):  # a garbled column of the wrong type
         return False
 
@@ -117,6 +121,9 @@ class RunStore:
             )
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: not a readable run store ({exc})") from exc
+        # Damaged text must not stop the reading of the rest: it decodes leniently here and
+        # then fails its row's digest (or, in meta, its JSON parse).
+        self._db.text_factory = _lenient_text
         try:
             self._open(exclusive)
         except BaseException:
@@ -209,9 +216,10 @@ class RunStore:
 
     def get_meta(self, key: str) -> Any:
         """The JSON value under `key`, or None."""
-        with self._guard(), closing(
-            self._db.execute("SELECT value FROM meta WHERE key = ?", (key,))
-        ) as cur:
+        with (
+            self._guard(),
+            closing(self._db.execute("SELECT value FROM meta WHERE key = ?", (key,))) as cur,
+        ):
             row = cur.fetchone()
         if row is None:
             return None
@@ -263,10 +271,13 @@ class RunStore:
             )
 
     def _rows(self) -> list[tuple[int, _Row]]:
-        with self._guard(), closing(
-            self._db.execute(f"SELECT rowid, {_ROW} FROM results ORDER BY scenario_id, trial")
-        ) as cur:
-            return [(r[0], tuple(r[1:])) for r in cur]  # type: ignore[misc]
+        with (
+            self._guard(),
+            closing(
+                self._db.execute(f"SELECT rowid, {_ROW} FROM results ORDER BY scenario_id, trial")
+            ) as cur,
+        ):
+            return [(r[0], tuple(r[1:])) for r in cur]
 
     def done(self) -> set[tuple[str, int]]:
         """Keys of intact results that need no retry (errors and damaged rows are retried)."""
@@ -317,9 +328,10 @@ class RunStore:
     # ---- response cache ------------------------------------------------------------
     def cache_get(self, key: str) -> str | None:
         """A cached response for request `key`, or None."""
-        with self._guard(), closing(
-            self._db.execute("SELECT response FROM cache WHERE key = ?", (key,))
-        ) as cur:
+        with (
+            self._guard(),
+            closing(self._db.execute("SELECT response FROM cache WHERE key = ?", (key,))) as cur,
+        ):
             row = cur.fetchone()
         return None if row is None else str(row[0])
 

@@ -27,6 +27,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seeds the fault draws")
     parser.add_argument("--retry-after", type=float, default=0.05)
     parser.add_argument("--hang-seconds", type=float, default=30.0)
+    parser.add_argument(
+        "--content-keyed",
+        action="store_true",
+        help="draw malformed_arguments from the request content (same prompt, same answer)",
+    )
     for fault in get_args(Fault):
         parser.add_argument(
             f"--{fault.replace('_', '-')}",
@@ -38,7 +43,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rates = {f: getattr(args, f) for f in get_args(Fault) if getattr(args, f)}
     plan = FaultPlan(
-        rates=rates, seed=args.seed, retry_after=args.retry_after, hang_seconds=args.hang_seconds
+        rates=rates,
+        seed=args.seed,
+        retry_after=args.retry_after,
+        hang_seconds=args.hang_seconds,
+        content_keyed=args.content_keyed,
     )
     responder = ReferenceResponder(load_suite(args.suite).scenarios, parallel=args.parallel)
     with ChatServer(responder, latency=args.latency, faults=plan, port=args.port) as server:

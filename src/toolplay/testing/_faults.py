@@ -6,9 +6,12 @@ with a generator seeded by `seed`. The draw for request *n* depends only on the 
 a soak test's fault mix is reproducible even when concurrent requests arrive in varying order.
 
 Infrastructure faults pass on retry; a model fault (`malformed_arguments`) is an answer. With
-`content_keyed`, model faults are drawn from a hash of the request body instead of its number:
-the same prompt always gets the same bad answer, as from a model sampled at temperature 0, so a
-run with infrastructure faults and one without see exactly the same model answers.
+`content_keyed`, draws follow the request instead of its arrival number: a model fault is drawn
+from a hash of the body alone, so the same prompt always gets the same bad answer (as from a
+model sampled at temperature 0) and a run with infrastructure faults and one without see
+exactly the same model answers; an infrastructure fault is drawn from the hash and how many
+times that body came before, so a retry draws afresh and the faults a run meets do not depend
+on how its concurrent requests happened to interleave.
 """
 
 from __future__ import annotations
@@ -65,7 +68,8 @@ class FaultPlan:
         retry_after: Seconds sent in `Retry-After` with a 429.
         hang_seconds: How long a hanging request stalls before its connection is closed
             (and how long a `slow_body` takes to arrive).
-        content_keyed: Draw model faults from the request body, not the request number.
+        content_keyed: Draw faults from the request body (and, for infrastructure faults, its
+            repetition), not the request number.
     """
 
     rates: Mapping[Fault, float] = field(default_factory=dict)
@@ -84,21 +88,22 @@ class FaultPlan:
         if sum(self.rates.values()) > 1.0 + 1e-9:
             raise ValueError(f"fault rates sum to {sum(self.rates.values())}, more than 1")
 
-    def fault_for(self, number: int, request: Any = None) -> Fault | None:
+    def fault_for(self, number: int, request: Any = None, repeat: int = 0) -> Fault | None:
         """The fault of request `number` (0-based arrival order) with body `request`.
 
-        With `content_keyed`, an infrastructure fault is drawn by number first and, if none
-        is, a model fault by the body's hash: a model fault then hits
-        `(1 - sum of infrastructure rates) * rate` of the requests.
+        With `content_keyed`, an infrastructure fault is drawn from the body and `repeat` (how
+        many earlier requests had the same body) and, if none is, a model fault from the body
+        alone: a model fault then hits `(1 - sum of infrastructure rates) * rate` of requests.
         """
         if number < len(self.script):
             return self.script[number]
-        by_number = random.Random(f"{self.seed}:{number}").random()
         if not self.content_keyed:
-            return self._pick(by_number, FAULTS)
-        fault = self._pick(by_number, INFRASTRUCTURE_FAULTS)
+            return self._pick(random.Random(f"{self.seed}:{number}").random(), FAULTS)
+        digest = request_digest(request)
+        by_attempt = random.Random(f"{self.seed}:{digest}:{repeat}").random()
+        fault = self._pick(by_attempt, INFRASTRUCTURE_FAULTS)
         if fault is None:
-            by_content = random.Random(f"{self.seed}:body:{request_digest(request)}").random()
+            by_content = random.Random(f"{self.seed}:body:{digest}").random()
             fault = self._pick(by_content, MODEL_FAULTS)
         return fault
 
@@ -117,11 +122,17 @@ class FaultCounter:
     def __init__(self, plan: FaultPlan) -> None:
         self.plan = plan
         self._next = 0
+        self._seen: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def next(self, request: Any = None) -> tuple[int, Fault | None]:
-        """The next request's number and its fault (`request`: the body, for model faults)."""
+        """The next request's number and its fault (`request`: the body, for keyed draws)."""
+        repeat = 0
         with self._lock:
             number = self._next
             self._next += 1
-        return number, self.plan.fault_for(number, request)
+            if self.plan.content_keyed:
+                digest = request_digest(request)
+                repeat = self._seen.get(digest, 0)
+                self._seen[digest] = repeat + 1
+        return number, self.plan.fault_for(number, request, repeat)

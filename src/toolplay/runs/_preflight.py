@@ -1,0 +1,84 @@
+"""Checks made before a run starts: what `--out` holds, and what a resumed run was.
+
+A run that cannot start must create nothing (no run directory, no response cache) and leave
+an existing run byte for byte as it was, so these checks run first, before the suite loads
+and any model is built; `open_run` repeats them under the store's exclusive lock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolplay.runs._config import OPERATIONAL_OPTIONS, RunConfig
+from toolplay.store import RunStore
+
+__all__ = ["RunError", "check_identity", "check_out", "check_paths", "run_identity"]
+
+
+class RunError(Exception):
+    """The run cannot start (existing directory without --resume, config mismatch, ...)."""
+
+
+def run_identity(config: RunConfig) -> dict[str, Any]:
+    """What a run's results depend on: the config less its operational settings."""
+    identity = config.model_dump(mode="json", exclude={"resume", "concurrency", "out"})
+    identity["options"] = {
+        k: v for k, v in sorted(identity["options"].items()) if k not in OPERATIONAL_OPTIONS
+    }
+    return identity
+
+
+def check_paths(config: RunConfig) -> None:
+    """Refuse an `--out` that is not a folder, or that holds a run unless `--resume`."""
+    out = config.out
+    store_file = out / RunStore.FILENAME
+    if out.exists() and not out.is_dir():
+        raise RunError(f"{out}: not a directory (--out names the run directory)")
+    if store_file.exists() and not config.resume:
+        raise RunError(f"{out}: already holds a run; pass --resume to continue it or choose --out")
+    if config.resume and not store_file.exists():
+        raise RunError(f"{out}: nothing to resume (no {RunStore.FILENAME})")
+
+
+def check_identity(stored: Any, config: RunConfig) -> None:
+    """Refuse to resume a stored run under another configuration, naming what differs."""
+    current = run_identity(config)
+    if stored is None or stored == current:
+        return
+    if not isinstance(stored, dict):
+        raise RunError(f"{config.out}: the stored run configuration is not readable")
+    differences = []
+    for key in sorted(set(stored) | set(current)):
+        was, now = stored.get(key), current.get(key)
+        if isinstance(was, dict) and isinstance(now, dict):  # options: name the option
+            differences += [
+                f"{key}.{k}: stored {was.get(k)!r}, now {now.get(k)!r}"
+                for k in sorted(set(was) | set(now))
+                if was.get(k) != now.get(k)
+            ]
+        elif was != now:
+            differences.append(f"{key}: stored {was!r}, now {now!r}")
+    raise RunError(
+        f"{config.out}: --resume with a different configuration than the stored run "
+        f"({'; '.join(differences)})"
+    )
+
+
+def check_out(config: RunConfig) -> None:
+    """Refuse, before anything is loaded or created, a run that cannot start in `config.out`.
+
+    The directory must be a folder that holds a run exactly when `--resume` is given, and a
+    resumed run must have been stored with this configuration. `open_run` checks again under
+    the store's lock; checking first keeps a run that cannot start from creating its response
+    cache or loading a model.
+
+    Raises:
+        RunError: naming the directory and the reason.
+    """
+    check_paths(config)
+    if config.resume:
+        store = RunStore.in_dir(config.out)
+        try:
+            check_identity(store.get_meta("config"), config)
+        finally:
+            store.close()
