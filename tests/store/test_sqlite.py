@@ -28,13 +28,10 @@ def test_results_are_keyed_and_replaced_not_duplicated(tmp_path: Path) -> None:
     reopened.close()
 
 
-def test_meta_and_cache_round_trip(tmp_path: Path) -> None:
+def test_meta_round_trip(tmp_path: Path) -> None:
     store = RunStore.in_dir(tmp_path, create=True)
     store.set_meta("config", {"suite": "quick"})
     assert store.get_meta("config") == {"suite": "quick"}
-    assert store.cache_get("k") is None
-    store.cache_put("k", "response")
-    assert store.cache_get("k") == "response"
     store.close()
 
 

@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import rankdata
 
 __all__ = ["Agreement", "agreement", "icc_3_1", "pearson", "spearman"]
 
@@ -67,6 +66,8 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
     Raises:
         ValueError: The lists differ in length or hold a non-finite value.
     """
+    from scipy.stats import rankdata  # scipy.stats costs ~1 s to import; only compare needs it
+
     a, b = _pair(x, y)
     return pearson(list(rankdata(a)), list(rankdata(b)))
 

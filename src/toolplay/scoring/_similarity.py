@@ -19,7 +19,6 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from rouge_score import rouge_scorer
 from scipy.optimize import linear_sum_assignment
 
 from toolplay.scenarios import similarity_spec
@@ -39,7 +38,10 @@ _ZERO_COST = 1e6
 
 
 @lru_cache(maxsize=1)
-def _scorer() -> rouge_scorer.RougeScorer:
+def _scorer() -> Any:
+    # imported here: rouge-score pulls in nltk, which costs every CLI command ~0.5 s
+    from rouge_score import rouge_scorer
+
     return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
 
 

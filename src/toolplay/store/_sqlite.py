@@ -48,7 +48,6 @@ CREATE TABLE IF NOT EXISTS results (
     digest TEXT,
     PRIMARY KEY (scenario_id, trial)
 );
-CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, response TEXT NOT NULL);
 """
 
 _ROW = "scenario_id, trial, status, trajectory, score, error, digest"
@@ -324,18 +323,3 @@ class RunStore:
             )
             for r in rows
         ]
-
-    # ---- response cache ------------------------------------------------------------
-    def cache_get(self, key: str) -> str | None:
-        """A cached response for request `key`, or None."""
-        with (
-            self._guard(),
-            closing(self._db.execute("SELECT response FROM cache WHERE key = ?", (key,))) as cur,
-        ):
-            row = cur.fetchone()
-        return None if row is None else str(row[0])
-
-    def cache_put(self, key: str, response: str) -> None:
-        """Cache a response for request `key`."""
-        with self._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO cache VALUES (?, ?)", (key, response))
