@@ -12,6 +12,7 @@ Run: .venv/bin/python bench/bench_autode.py
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -61,6 +62,7 @@ def main() -> None:
         f"baseline, scoring only: {wall:.3f}s wall, {cpu:.3f}s cpu, "
         f"{1000 * wall / count:.2f} ms/scenario"
     )
+    print(json.dumps({"scripts": count, "scoring_ms_per_scenario": round(1000 * wall / count, 3)}))
 
 
 if __name__ == "__main__":
