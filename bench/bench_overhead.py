@@ -8,7 +8,7 @@ reference call of every scenario directly through the tool registry on a fresh w
 message bus, roles, scoring or store. The ratio full / bare is the harness's own overhead
 factor. Also reported: the peak memory (max RSS) of this process during the full run.
 
-Usage: .venv/bin/python bench/bench_overhead.py [--suite sandbox] [--quick]
+Usage: .venv/bin/python bench/bench_overhead.py [--suite sandbox] [--limit N] [--quick]
 """
 
 from __future__ import annotations
@@ -26,21 +26,21 @@ from toolplay.runs import RunConfig, execute_run
 from toolplay.scenarios import build_world, load_suite, scenario_registry
 
 
-def bare(suite_name: str) -> tuple[float, int]:
-    suite = load_suite(suite_name)
+def bare(suite_name: str, limit: int | None) -> tuple[float, int]:
+    scenarios = load_suite(suite_name).scenarios[:limit]
     start = time.perf_counter()
-    for scenario in suite.scenarios:
+    for scenario in scenarios:
         world = build_world(scenario)
         registry = scenario_registry(scenario)
         for t, turn in enumerate(scenario.reference):
             for c, call in enumerate(turn.calls):
                 world.index += 1
                 registry.execute(world, ToolCall.from_args(f"{t}{c}", call.name, call.arguments))
-    return time.perf_counter() - start, len(suite.scenarios)
+    return time.perf_counter() - start, len(scenarios)
 
 
-def full(suite_name: str, out: Path) -> tuple[float, dict[str, object]]:
-    config = RunConfig(suite=suite_name, assistant="oracle", out=out)
+def full(suite_name: str, limit: int | None, out: Path) -> tuple[float, dict[str, object]]:
+    config = RunConfig(suite=suite_name, assistant="oracle", out=out, limit=limit)
     start = time.perf_counter()
     summary = asyncio.run(execute_run(config))
     return time.perf_counter() - start, summary
@@ -49,13 +49,14 @@ def full(suite_name: str, out: Path) -> tuple[float, dict[str, object]]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--suite", default="sandbox")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N scenarios")
     parser.add_argument("--quick", action="store_true", help="use the quick suite")
     args = parser.parse_args()
     suite = "quick" if args.quick else args.suite
     load_suite(suite)  # warm imports and registries out of both timings
-    bare_seconds, count = bare(suite)
+    bare_seconds, count = bare(suite, args.limit)
     with tempfile.TemporaryDirectory() as tmp:
-        full_seconds, summary = full(suite, Path(tmp) / "run")
+        full_seconds, summary = full(suite, args.limit, Path(tmp) / "run")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     per_scenario_ms = 1000 * full_seconds / count
     print(f"suite {suite}: {count} scenarios, completed {summary['completed']}")
