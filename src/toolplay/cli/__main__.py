@@ -1,0 +1,5 @@
+"""`python -m toolplay.cli`."""
+
+from toolplay.cli import app
+
+app()

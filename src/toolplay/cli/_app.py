@@ -1,0 +1,140 @@
+"""The Typer app, its one-line error contract and the helpers every command shares.
+
+Errors print one line, `error: <what>: <why>`, on stderr and exit non-zero (2); `--debug`
+shows the traceback instead. That holds for usage errors too (an unknown option, a value of
+the wrong type, a missing argument), which Click would otherwise print as a usage banner and
+a boxed message, and for a bad run setting, which names the option it came from.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.markup import escape
+from typer.core import TyperGroup
+
+from toolplay.runs import RunConfig
+
+console = Console()
+err_console = Console(stderr=True)
+T = TypeVar("T")
+_state: dict[str, bool] = {"debug": False}
+
+
+def _print_error(message: str) -> None:
+    """`error: message` as one line; the message is text, never rich markup."""
+    text = " ".join(line.strip() for line in message.splitlines() if line.strip())
+    err_console.print(f"[red]error:[/red] {escape(text)}", highlight=False, soft_wrap=True)
+
+
+def _click_error(name: str) -> type[Exception]:
+    """Click's exception class `name`, as Typer raises it.
+
+    Recent Typer versions vendor their own copy of Click, whose exceptions the installed
+    `click` package's classes do not catch; Typer's public `BadParameter` leads to the right
+    ones either way.
+    """
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
+
+
+_CLICK_ERROR, _USAGE_ERROR = _click_error("ClickException"), _click_error("UsageError")
+
+
+class _OneLineUsageErrors(TyperGroup):
+    """Click's usage errors as one `error:` line (see the module docstring)."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: list[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        def invoke() -> Any:
+            return super(_OneLineUsageErrors, self).main(
+                args, prog_name, complete_var, standalone_mode=False, **extra
+            )
+
+        if not standalone_mode or not (sys.argv[1:] if args is None else args):
+            # No arguments at all: the help text, as Typer prints it (`no_args_is_help`).
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = invoke()  # the exit code of a typer.Exit; None when a command returned
+        except _CLICK_ERROR as exc:
+            context = getattr(exc, "ctx", None) if isinstance(exc, _USAGE_ERROR) else None
+            hint = f" (see '{context.command_path} --help')" if context else ""
+            _print_error(f"{exc.format_message()}{hint}")  # type: ignore[attr-defined]
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+        except typer.Abort:
+            _print_error("aborted")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+app = typer.Typer(
+    cls=_OneLineUsageErrors,
+    add_completion=False,
+    no_args_is_help=True,
+    help="Evaluate how well AI assistants use tools in conversation.",
+)
+
+
+@app.callback()
+def main(debug: Annotated[bool, typer.Option(help="Show tracebacks on errors.")] = False) -> None:
+    """toolplay: play tool-use conversations against simulated worlds and score them."""
+    _state["debug"] = debug
+
+
+def _guard(action: Callable[[], T]) -> T:
+    try:
+        return action()
+    except (KeyboardInterrupt, typer.Exit):
+        raise
+    except Exception as exc:
+        if _state["debug"]:
+            raise
+        _print_error(_describe(exc))
+        raise typer.Exit(2) from None
+
+
+def _describe(exc: Exception) -> str:
+    """The `<what>: <why>` of an error; a config value names the command-line option."""
+    if isinstance(exc, ValidationError) and exc.title == RunConfig.__name__:
+        return _setting_problem(exc)
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return f"{exc.filename}: {(exc.strerror or str(exc)).lower()}"
+    return str(exc)
+
+
+def _run_flags() -> set[str]:
+    """Parameter names of the `run` command (registered by `cli._run`)."""
+    for command in app.registered_commands:
+        if command.callback is not None and command.callback.__name__ == "run":
+            return set(inspect.signature(command.callback).parameters)
+    return set()
+
+
+def _setting_problem(exc: ValidationError) -> str:
+    """A RunConfig value error as `--option: reason (got value)`."""
+    problems = exc.errors()
+    first = problems[0]
+    context = first.get("ctx") or {}
+    loc = [str(part) for part in first["loc"]]
+    name = str(context.get("option") or (loc[0] if loc else exc.title))
+    flags = _run_flags()  # the `run` command builds every RunConfig
+    flag = f"--{name.replace('_', '-')}" if name in flags else f"--option {name}"
+    if first["type"] == "run_option":
+        reason = str(context["reason"])
+    elif first["type"] == "value_error":
+        reason = str(context.get("error", first["msg"]))
+    else:
+        reason = f"{first['msg'][:1].lower()}{first['msg'][1:]} (got {first.get('input')!r})"
+    more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
+    return f"{flag}: {reason}{more}"

@@ -1,0 +1,58 @@
+"""`toolplay score`, `report` and `compare`: read stored runs, never play them again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolplay.cli._app import _guard, app, console
+from toolplay.report import (
+    compare_runs,
+    render_comparison,
+    render_summary,
+    write_comparison,
+    write_report,
+)
+from toolplay.runs import rescore_run
+
+
+@app.command()
+def score(run_dir: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
+    """Recompute every score of a stored run from its trajectories (no model calls)."""
+    summary = _guard(lambda: rescore_run(run_dir))
+    render_summary(summary, console)
+
+
+@app.command()
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
+    out: Annotated[
+        Path | None, typer.Option(help="Where to write (default RUN_DIR/report.html).")
+    ] = None,
+) -> None:
+    """Write a self-contained HTML report of a run (reads the run directory only)."""
+    written = _guard(lambda: write_report(run_dir, out))
+    console.print(f"Report written to [bold]{written}[/bold]", highlight=False)
+
+
+@app.command()
+def compare(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Two or more run directories.")],
+    human: Annotated[
+        Path | None, typer.Option(help="CSV of human scores: scenario_id,score per row.")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Also write the comparison as HTML to this file.")
+    ] = None,
+) -> None:
+    """Compare runs side by side, with per-scenario agreement (Pearson, Spearman, ICC(3,1))."""
+    comparison = _guard(lambda: compare_runs(run_dirs, human))
+    # The file first: a failure to write it is then the only thing printed.
+    written = None
+    if out is not None:
+        written = _guard(lambda: write_comparison(comparison, out, human_file=human))
+    render_comparison(comparison, console)
+    if written is not None:
+        console.print(f"Comparison written to [bold]{written}[/bold]", highlight=False)
