@@ -8,7 +8,7 @@ runs of `toolplay run --assistant openai:ref` through the CLI:
    same responses" in every run (`FaultPlan.content_keyed`);
 2. the soak: the same plus 429 (with Retry-After), 500, hangs, resets, malformed bodies, bodies
    trickling in past the deadline and undecodable bodies, 20% of requests in all, seeded, with
-   `--timeout 0.3`, two quick retries and 16 conversations at once;
+   `--timeout 0.6`, two quick retries and 16 conversations at once;
 3. `--resume` of the soak against the baseline server.
 
 The soak must account for every conversation (scored, or listed as an infrastructure error with
@@ -51,7 +51,7 @@ ALL_FAULTS = FaultPlan(
 )
 CAUSE = re.compile(
     r"^openai:ref at http://127\.0\.0\.1:\d+/v1: failed after 3 attempt\(s\): "
-    r"(HTTP 429|HTTP 500|no answer within 0\.3s|connection failed|malformed JSON body"
+    r"(HTTP 429|HTTP 500|no answer within 0\.6s|connection failed|malformed JSON body"
     r"|bad response: DecodingError)"
 )
 
@@ -62,7 +62,7 @@ SEEN = {  # what the client reports for each infrastructure fault
     "reset": "connection failed",
     "malformed_body": "malformed JSON body",
     "bad_encoding": "bad response: DecodingError",
-    "timeout": "no answer within 0.3s",
+    "timeout": "no answer within 0.6s",
 }
 
 
@@ -110,7 +110,7 @@ def run(server: ChatServer, out: Path, *extra: str) -> dict[str, Any]:
             "--concurrency",
             "16",
             "--timeout",
-            "0.3",
+            "0.6",
             "--max-retries",
             str(MAX_RETRIES),
             "--option",
@@ -211,7 +211,7 @@ def test_every_fault_is_seen_as_its_own_kind_and_every_answer_used_once(soak: So
         assert failed[fault] == soak.faults[fault], fault
     # Answers the server completed (no fault, or a model fault) are the assistant messages
     # stored, except those the client had already given up on: a stall of this busy process
-    # (server threads included) can outlast the 0.3 s deadline now and then, before or after
+    # (server threads included) can outlast the 0.6 s deadline now and then, before or after
     # the server sees the request; the retry then finds the same answer.
     answered = sum(1 for r in soak.faulty_requests if r.fault in (None, "malformed_arguments"))
     stored = sum(
