@@ -189,7 +189,7 @@ class FlowConstraint(_Strict):
         if (self.argument is None) == (self.template is None):
             raise ValueError("give exactly one of `argument` and `template`")
         if self.template is not None and "{value}" not in self.template:
-            raise ValueError("`template` must contain the placeholder {value}")
+            raise ValueError("`template` must contain `{value}`, where the value goes")
         if self.template is not None and self.tool is not None:
             raise ValueError("`tool` applies to `argument` flows only")
         if self.template is not None and self.similarity == "close":

@@ -3,7 +3,7 @@
 Every file is written to a temporary name and renamed into place, so a reader never sees a
 half-written file. The SQLite store stays the source of truth; these files can always be
 regenerated from it. A process killed mid-write leaves its temporary file behind
-(`.NAME.XXXX.tmp`); `remove_temporary_files` clears a run's own leftovers when the run is
+(`.NAME.<random>.tmp`); `remove_temporary_files` clears a run's own leftovers when the run is
 opened again.
 """
 
