@@ -16,6 +16,7 @@ from toolplay.runs._runner import (
 from toolplay.runs._select import SelectionError, carried_augmentations, select_scenarios
 from toolplay.runs._summary import build_summary
 from toolplay.runs._trials import pass_hat_k, succeeded, trial_statistics
+from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
 
 __all__ = [
     "MODES",
@@ -30,6 +31,8 @@ __all__ = [
     "PlayFunction",
     "RunConfig",
     "RunError",
+    "RunUncertainty",
+    "run_uncertainty",
     "build_summary",
     "default_context",
     "execute_run",

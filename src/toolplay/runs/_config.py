@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from toolplay.scenarios import check_augmentation
+from toolplay.scoring import UncertaintySettings
 
 Mode = Literal["static", "dynamic"]
 
@@ -105,6 +106,19 @@ class RunConfig(BaseModel):
     options: dict[str, object] = Field(
         default_factory=dict, description="Role and mode options (base_url, timeouts, caps)."
     )
+    ci_level: float = Field(
+        default=0.95, gt=0.0, lt=1.0, description="Confidence level of the summary's intervals."
+    )
+    ci_resamples: int = Field(
+        default=2000, ge=100, le=1_000_000, description="Bootstrap resamples per interval."
+    )
+    ci_seed: int = Field(default=0, ge=0, description="Seed of the bootstrap resamples.")
+
+    def uncertainty(self) -> UncertaintySettings:
+        """The interval settings (they shape the summary only, never a result)."""
+        return UncertaintySettings(
+            level=self.ci_level, resamples=self.ci_resamples, seed=self.ci_seed
+        )
 
     @field_validator("augment")
     @classmethod

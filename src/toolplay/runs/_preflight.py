@@ -19,9 +19,15 @@ class RunError(Exception):
     """The run cannot start (existing directory without --resume, config mismatch, ...)."""
 
 
+_NOT_IDENTITY = frozenset(
+    {"resume", "concurrency", "out", "ci_level", "ci_resamples", "ci_seed"}
+)
+"""Config fields that change how a run is carried out or summarised, not its results."""
+
+
 def run_identity(config: RunConfig) -> dict[str, Any]:
     """What a run's results depend on: the config less its operational settings."""
-    identity = config.model_dump(mode="json", exclude={"resume", "concurrency", "out"})
+    identity = config.model_dump(mode="json", exclude=set(_NOT_IDENTITY))
     identity["options"] = {
         k: v for k, v in sorted(identity["options"].items()) if k not in OPERATIONAL_OPTIONS
     }

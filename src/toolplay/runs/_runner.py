@@ -51,6 +51,7 @@ from toolplay.scenarios import Scenario, Suite, load_suite
 from toolplay.scoring import (
     ScenarioScore,
     ScoringContext,
+    UncertaintySettings,
     score_trajectory,
     scoring_context_for,
 )
@@ -258,7 +259,9 @@ async def execute_run(
                 "response cache %s: %d hits, %d misses", cache.path, cache.hits, cache.misses
             )
         header = run_header(config, suite, mode, context, roles)
-        summary = build_summary(scenarios, store.results(), header)
+        summary = build_summary(
+            scenarios, store.results(), header, uncertainty=config.uncertainty()
+        )
         write_json(config.out / SUMMARY_FILE, summary)
         return summary
     finally:
@@ -277,8 +280,16 @@ def default_context(suite: Suite) -> ScoringContext:
     return scoring_context_for({scenario.evaluation for scenario in suite.scenarios})
 
 
-def rescore_run(run_dir: Path, *, context: ScoringContext | None = None) -> dict[str, Any]:
-    """Recompute every score of a stored run from its trajectories; no model is called."""
+def rescore_run(
+    run_dir: Path,
+    *,
+    context: ScoringContext | None = None,
+    uncertainty: UncertaintySettings | None = None,
+) -> dict[str, Any]:
+    """Recompute every score of a stored run from its trajectories; no model is called.
+
+    The summary's intervals use `uncertainty` (default: 95 %, 2,000 resamples, seed 0).
+    """
     store = RunStore.in_dir(run_dir, exclusive=True)
     try:
         stored = store.get_meta("config")
@@ -299,7 +310,7 @@ def rescore_run(run_dir: Path, *, context: ScoringContext | None = None) -> dict
             store.update_score(result.scenario_id, result.trial, score.model_dump(mode="json"))
         restore_files(store, run_dir)  # the files follow the new scores (and any damage heals)
         header = run_header(config, suite, mode, context, roles)
-        summary = build_summary(scenarios, store.results(), header)
+        summary = build_summary(scenarios, store.results(), header, uncertainty=uncertainty)
         write_json(run_dir / SUMMARY_FILE, summary)
         return summary
     finally:

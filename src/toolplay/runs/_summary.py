@@ -8,6 +8,8 @@ interrupted and not yet resumed, or rows dropped as damaged) are counted under `
 listed under `missing_list`, so a partial summary says so; both keys appear only when some
 trial is missing, which keeps a complete run's summary unchanged. `trials` (the header's
 count, kept as `trials.k`) becomes a section with pass^k and the score's mean ± std over trials.
+`uncertainty` holds the confidence intervals of the headline figures and the trial power
+(`_uncertainty`), with the settings (level, resamples, seed) that produced them.
 """
 
 from __future__ import annotations
@@ -19,15 +21,20 @@ from typing import Any
 
 from toolplay.messages import Trajectory, Usage
 from toolplay.runs._trials import trial_statistics
+from toolplay.runs._uncertainty import run_uncertainty
 from toolplay.scenarios import Scenario, augmentation_of
-from toolplay.scoring import ScenarioScore, aggregate
+from toolplay.scoring import ScenarioScore, UncertaintySettings, aggregate
 from toolplay.store import StoredResult
 
 
 def build_summary(
-    scenarios: Sequence[Scenario], results: Sequence[StoredResult], header: dict[str, Any]
+    scenarios: Sequence[Scenario],
+    results: Sequence[StoredResult],
+    header: dict[str, Any],
+    *,
+    uncertainty: UncertaintySettings | None = None,
 ) -> dict[str, Any]:
-    """The run summary: counts, errors, terminations, usage and method metrics."""
+    """The run summary: counts, errors, terminations, usage, method metrics and intervals."""
     by_id = {s.id: s for s in scenarios}
     scored: list[tuple[Scenario, ScenarioScore]] = []
     errors: list[dict[str, Any]] = []
@@ -68,6 +75,8 @@ def build_summary(
     if by_augmentation:
         summary["by_augmentation"] = by_augmentation
     summary["trials"] = trial_statistics([score for _, score in scored], trials)
+    settings = uncertainty or UncertaintySettings()
+    summary["uncertainty"] = run_uncertainty(scored, trials, settings).model_dump(mode="json")
     return summary
 
 

@@ -16,14 +16,46 @@ from toolplay.scoring._embeddings import (
     model_description,
     scoring_context_for,
 )
+from toolplay.scoring._metric_parts import metric_ratios, primary_metric
 from toolplay.scoring._milestones import aggregate_milestones, score_milestones
+from toolplay.scoring._multiple import RankedRun, holm, significance_ranking
+from toolplay.scoring._paired import PairedDifference, paired_difference
 from toolplay.scoring._result import ScenarioScore, ScoringContext, TextSimilarity
 from toolplay.scoring._state import final_world, reference_world, score_state
 from toolplay.scoring._tooltalk import reproduces_reference, score_tooltalk
 from toolplay.scoring._tooltalk_compare import Call, calls_match
 from toolplay.scoring._tooltalk_summary import aggregate_tooltalk
+from toolplay.scoring._trial_power import (
+    DetectableDifference,
+    ScenarioSpread,
+    TrialPower,
+    scenario_spreads,
+    trial_power,
+)
+from toolplay.scoring._uncertainty import (
+    ConfidenceInterval,
+    Ratio,
+    UncertaintySettings,
+    bootstrap_intervals,
+)
 
 __all__ = [
+    "ConfidenceInterval",
+    "DetectableDifference",
+    "PairedDifference",
+    "RankedRun",
+    "Ratio",
+    "ScenarioSpread",
+    "TrialPower",
+    "UncertaintySettings",
+    "bootstrap_intervals",
+    "holm",
+    "metric_ratios",
+    "paired_difference",
+    "primary_metric",
+    "scenario_spreads",
+    "significance_ranking",
+    "trial_power",
     "aggregate_slots",
     "score_slots",
     "slot_label",
