@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from toolplay.cli._app import _guard, app, console
+from toolplay.cli._ci import CiLevel, CiResamples, CiSeed, ci_settings
 from toolplay.report import (
     compare_runs,
     render_comparison,
@@ -19,9 +20,15 @@ from toolplay.runs import rescore_run
 
 
 @app.command()
-def score(run_dir: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
+def score(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
+    ci_level: CiLevel = 0.95,
+    ci_resamples: CiResamples = 2000,
+    ci_seed: CiSeed = 0,
+) -> None:
     """Recompute every score of a stored run from its trajectories (no model calls)."""
-    summary = _guard(lambda: rescore_run(run_dir))
+    settings = ci_settings(ci_level, ci_resamples, ci_seed)
+    summary = _guard(lambda: rescore_run(run_dir, uncertainty=settings))
     render_summary(summary, console)
 
 
@@ -46,9 +53,13 @@ def compare(
     out: Annotated[
         Path | None, typer.Option(help="Also write the comparison as HTML to this file.")
     ] = None,
+    ci_level: CiLevel = 0.95,
+    ci_resamples: CiResamples = 2000,
+    ci_seed: CiSeed = 0,
 ) -> None:
-    """Compare runs side by side, with per-scenario agreement (Pearson, Spearman, ICC(3,1))."""
-    comparison = _guard(lambda: compare_runs(run_dirs, human))
+    """Compare runs: side by side, paired differences with intervals and p-values, agreement."""
+    settings = ci_settings(ci_level, ci_resamples, ci_seed)
+    comparison = _guard(lambda: compare_runs(run_dirs, human, uncertainty=settings))
     # The file first: a failure to write it is then the only thing printed.
     written = None
     if out is not None:

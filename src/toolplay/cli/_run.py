@@ -19,6 +19,7 @@ from rich.progress import (
 )
 
 from toolplay.cli._app import _guard, app, console, err_console
+from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
 from toolplay.report import (
     render_summary,
 )
@@ -117,6 +118,9 @@ def run(
         list[str] | None,
         typer.Option(help="Extra role/mode option KEY=VALUE (repeatable), e.g. local_n_ctx=4096."),
     ] = None,
+    ci_level: CiLevel = 0.95,
+    ci_resamples: CiResamples = 2000,
+    ci_seed: CiSeed = 0,
 ) -> None:
     """Play a suite with an assistant and a user, score it, and write the run directory."""
     extra = {
@@ -149,6 +153,9 @@ def run(
             system_prompt=system_prompt,
             augment=augment or [],
             options=options,
+            ci_level=ci_level,
+            ci_resamples=ci_resamples,
+            ci_seed=ci_seed,
         )
         return _progress_run(config)
 

@@ -26,7 +26,8 @@ from toolplay.report._metrics import (
     trial_count,
     trial_rows,
 )
-from toolplay.scoring import Agreement, agreement
+from toolplay.report._significance import Significance, significance
+from toolplay.scoring import Agreement, UncertaintySettings, agreement
 
 __all__ = [
     "Comparison",
@@ -66,6 +67,8 @@ class Comparison:
     category_metric: str | None
     pairs: tuple[PairAgreement, ...]
     scenario_rows: tuple[tuple[str, tuple[float | None, ...]], ...]
+    significance: Significance | None = None
+    """Paired differences (two runs) or pairwise differences and a ranking (more)."""
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -183,17 +186,24 @@ def _by_category(runs: Sequence[RunData]) -> tuple[str | None, list[tuple[str, t
     return metric, [(n, tuple(fmt(r.get(n, {}).get(metric)) for r in by_run)) for n in names]
 
 
-def compare_runs(run_dirs: Sequence[Path], human: Path | None = None) -> Comparison:
+def compare_runs(
+    run_dirs: Sequence[Path],
+    human: Path | None = None,
+    *,
+    uncertainty: UncertaintySettings | None = None,
+) -> Comparison:
     """Load runs (and optional human scores) and compute every pairwise agreement.
 
     Args:
         run_dirs: Two or more run directories (one is allowed when `human` is given).
         human: A CSV of human scores per scenario.
+        uncertainty: Settings of the paired intervals and tests (default 95 %, 2,000
+            resamples, seed 0).
 
     Returns:
         The comparison: side-by-side metrics, per-category scores, pairwise agreement
-        (every pair of runs, then every run against the human scores) and per-scenario
-        scores.
+        (every pair of runs, then every run against the human scores), per-scenario
+        scores, and whether the runs' differences are significant (two or more runs).
 
     Raises:
         ReportError: Too few sources to compare, an unreadable run or CSV, or human scores
@@ -227,6 +237,9 @@ def compare_runs(run_dirs: Sequence[Path], human: Path | None = None) -> Compari
         category_metric=metric,
         pairs=tuple(pairs),
         scenario_rows=scenario_rows,
+        significance=significance(labels, runs, uncertainty or UncertaintySettings())
+        if len(runs) >= 2
+        else None,
     )
 
 

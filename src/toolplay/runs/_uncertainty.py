@@ -20,20 +20,19 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from toolplay.runs._trials import succeeded
 from toolplay.scenarios import Scenario, augmentation_of
-from toolplay.scoring import ScenarioScore
-from toolplay.scoring._metric_parts import (
+from toolplay.scoring import (
+    DEFAULT_SPLIT,
+    ConfidenceInterval,
+    Ratio,
+    ScenarioScore,
+    TrialPower,
+    UncertaintySettings,
+    bootstrap_intervals,
     category_metric,
     metric_part,
     metric_ratios,
     primary_metric,
-)
-from toolplay.scoring._tooltalk_summary import DEFAULT_SPLIT
-from toolplay.scoring._trial_power import TrialPower, trial_power
-from toolplay.scoring._uncertainty import (
-    ConfidenceInterval,
-    Ratio,
-    UncertaintySettings,
-    bootstrap_intervals,
+    trial_power,
 )
 
 __all__ = ["RunUncertainty", "run_uncertainty"]

@@ -16,7 +16,13 @@ from toolplay.scoring._embeddings import (
     model_description,
     scoring_context_for,
 )
-from toolplay.scoring._metric_parts import metric_ratios, primary_metric
+from toolplay.scoring._metric_parts import (
+    GENERIC_METRIC,
+    category_metric,
+    metric_part,
+    metric_ratios,
+    primary_metric,
+)
 from toolplay.scoring._milestones import aggregate_milestones, score_milestones
 from toolplay.scoring._multiple import RankedRun, holm, significance_ranking
 from toolplay.scoring._paired import PairedDifference, paired_difference
@@ -24,7 +30,7 @@ from toolplay.scoring._result import ScenarioScore, ScoringContext, TextSimilari
 from toolplay.scoring._state import final_world, reference_world, score_state
 from toolplay.scoring._tooltalk import reproduces_reference, score_tooltalk
 from toolplay.scoring._tooltalk_compare import Call, calls_match
-from toolplay.scoring._tooltalk_summary import aggregate_tooltalk
+from toolplay.scoring._tooltalk_summary import DEFAULT_SPLIT, aggregate_tooltalk
 from toolplay.scoring._trial_power import (
     DetectableDifference,
     ScenarioSpread,
@@ -37,9 +43,15 @@ from toolplay.scoring._uncertainty import (
     Ratio,
     UncertaintySettings,
     bootstrap_intervals,
+    ratio_value,
 )
 
 __all__ = [
+    "DEFAULT_SPLIT",
+    "GENERIC_METRIC",
+    "category_metric",
+    "metric_part",
+    "ratio_value",
     "ConfidenceInterval",
     "DetectableDifference",
     "PairedDifference",

@@ -19,8 +19,9 @@ Why it is built this way:
   It keeps the percentile interval's virtues: it respects the metric's range and any monotone
   transformation. The acceleration comes from the jackknife, which for a ratio of sums has a
   closed form (leave scenario `i` out: `(A - a_i) / (B - b_i)`), so BCa costs one O(n) pass
-  more. In a seeded simulation (n = 15 to 60 scenarios, skewed scores) BCa covered the true
-  mean 0.91-0.96 of the time at 95 %, the percentile interval 0.89-0.94. The tie at the
+  more. In seeded simulations (1,000 repetitions each; 15 to 60 scenarios with skewed
+  scores) BCa covered the true mean 0.91-0.96 of the time at 95 %, the percentile interval
+  0.89-0.94; the gap closes as scenarios grow (the tests check coverage). The tie at the
   estimate is counted as half (as `scipy.stats.bootstrap` does) so discrete scores are not
   pushed off centre. Where BCa is undefined (every resample on one side of the estimate) the
   percentile interval is used and recorded as such; when every resample equals the estimate
@@ -29,8 +30,8 @@ Why it is built this way:
 - **Reproducible and fast.** Indices come from a numpy `Generator` seeded with the settings'
   seed and a stable key per group, drawn in chunks (the stream does not depend on the chunk
   size) and summed by numpy in a fixed order, so the same scores give the same bytes. Each
-  metric costs one gather-and-sum per resample chunk: 2,848 scenarios x 2,000 resamples take
-  a few hundredths of a second per metric.
+  metric costs one gather-and-sum per resample chunk (a constant column, such as trial counts,
+  costs nothing): 2,848 scenarios x 2,000 resamples take about 40 ms per metric.
 """
 
 from __future__ import annotations
