@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolplay.report._data import RunData
+from toolplay.report._metrics import HEADLINE_ORDER
 from toolplay.scoring import (
     GENERIC_METRIC,
     PairedDifference,
@@ -107,11 +108,12 @@ def _pair(
     shared = sorted(ids_a & ids_b)
     ratios_a = metric_ratios(a, shared, average_trials=True)
     ratios_b = metric_ratios(b, shared, average_trials=True)
+    names = [name for name in ratios_a if name in ratios_b]
+    names.sort(key=lambda n: (HEADLINE_ORDER.index(n) if n in HEADLINE_ORDER else 99, n))
     metrics = _with_holm(
         [
             paired_difference(name, ratios_a[name], ratios_b[name], settings, f"paired/{name}")
-            for name in ratios_a
-            if name in ratios_b
+            for name in names
         ]
     )
     method = _method(a) if _method(a) == _method(b) else ""

@@ -31,7 +31,10 @@ def p_text(p: float | None) -> str:
 def _signed(value: float | None) -> str:
     if value is None:
         return "-"
-    return fmt(value) if value < 0 else f"+{fmt(value)}"
+    text = fmt(abs(value))
+    if text.strip("0.,") == "":
+        return text  # rounds to zero: no sign
+    return f"-{text}" if value < 0 else f"+{text}"
 
 
 def difference_cells(difference: PairedDifference) -> dict[str, str]:

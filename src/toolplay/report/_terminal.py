@@ -68,7 +68,8 @@ def render_summary(summary: dict[str, Any], console: Console) -> None:
     for key, value in ordered_metrics(summary.get("metrics") or {}):
         if key not in COUNT_KEYS:  # counts are the rows above
             interval = uncertainty.metrics.get(key) if uncertainty else None
-            _row(head, key, fmt(value), *([interval_text(interval)] if ci else []))
+            cell = interval_text(interval) if interval else ""  # counts have none
+            _row(head, key, fmt(value), *([cell] if ci else []))
     console.print(head)
     for key, title_text in GROUP_SECTIONS:
         groups = summary.get(key)

@@ -147,7 +147,8 @@ def _combine(ratio: Ratio, num: FloatArray, den: FloatArray) -> FloatArray:
 
 def ratio_value(ratio: Ratio) -> float | None:
     """The metric on the sample itself (None when undefined)."""
-    value = float(_combine(ratio, ratio.numerator.sum(axis=0), ratio.denominator.sum(axis=0))[()])
+    identity = np.arange(ratio.clusters)[None, :]  # the sample as its own resample
+    value = float(ratio_replicates(ratio, identity)[0]) if ratio.clusters else np.nan
     return None if np.isnan(value) else value
 
 
@@ -267,8 +268,8 @@ def _acceleration(jackknife: FloatArray) -> float:
     if values.size < 2:
         return 0.0
     u = values.mean() - values
-    spread = float(np.sum(u**2))
-    return float(np.sum(u**3)) / (6.0 * spread**1.5) if spread > 0 else 0.0
+    scale = 6.0 * float(np.sum(u**2)) ** 1.5
+    return float(np.sum(u**3)) / scale if scale > 0 else 0.0  # also when it underflows
 
 
 def _bca_levels(z0: float, acceleration: float, levels: FloatArray) -> FloatArray:
