@@ -23,6 +23,7 @@ from toolplay.report._metrics import (
     trial_count,
     trial_rows,
 )
+from toolplay.runs import RunSummary
 
 __all__ = ["render_comparison", "render_summary"]
 
@@ -43,13 +44,15 @@ def _row(table: Table, *cells: str) -> None:
     table.add_row(*(Text(c) for c in cells))
 
 
-def render_summary(summary: dict[str, Any], console: Console) -> None:
+def render_summary(summary: RunSummary | dict[str, Any], console: Console) -> None:
     """Print headline metrics, breakdowns, errors, terminations and token cost.
 
     Args:
         summary: A run's summary (as in summary.json); absent sections are skipped.
         console: Where to print.
     """
+    if isinstance(summary, RunSummary):
+        summary = summary.to_json()
     title = Text.assemble(
         ("toolplay", "bold"),
         f" · {summary.get('suite', '?')} · {summary.get('assistant', '?')}"
