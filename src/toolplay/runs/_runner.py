@@ -129,6 +129,7 @@ def run_header(
     mode: str,
     context: ScoringContext,
     roles: dict[str, Any] | None = None,
+    plugins: Sequence[str] = (),
 ) -> RunHeader:
     """Provenance fields of the summary (no secrets, no wall-clock times)."""
     return RunHeader(
@@ -140,6 +141,7 @@ def run_header(
         trials=config.trials,
         toolplay_version=__version__,
         embedding_model=context.embedding_model,
+        plugins=list(plugins),
         assistant_settings=(roles or {}).get("assistant", {}),
         user_settings=(roles or {}).get("user", {}),
     )
@@ -299,7 +301,7 @@ async def execute_run(
             logger.info(
                 "response cache %s: %d hits, %d misses", cache.path, cache.hits, cache.misses
             )
-        header = run_header(config, suite, mode_name, context, roles)
+        header = run_header(config, suite, mode_name, context, roles, catalog.plugins)
         summary = build_summary(scenarios, store.results(), header, catalog.scorers)
         write_json(config.out / SUMMARY_FILE, summary.to_json())
         return summary
@@ -351,7 +353,7 @@ def rescore_run(
             )
             store.update_score(result.scenario_id, result.trial, score.model_dump(mode="json"))
         restore_files(store, run_dir)  # the files follow the new scores (and any damage heals)
-        header = run_header(config, suite, mode, context, roles)
+        header = run_header(config, suite, mode, context, roles, catalog.plugins)
         summary = build_summary(scenarios, store.results(), header, catalog.scorers)
         write_json(run_dir / SUMMARY_FILE, summary.to_json())
         return summary

@@ -66,6 +66,7 @@ class RunHeader(BaseModel):
     trials: int = 1
     toolplay_version: str
     embedding_model: str | None = None
+    plugins: list[str] = Field(default_factory=list)
     assistant_settings: dict[str, Any] = Field(default_factory=dict)
     user_settings: dict[str, Any] = Field(default_factory=dict)
 
@@ -84,6 +85,10 @@ class RunSummary(BaseModel):
     toolplay_version: str
     embedding_model: str | None = Field(
         default=None, description="The sentence-embedding model text similarity used."
+    )
+    plugins: list[str] = Field(
+        default_factory=list,
+        description="Plugins the catalog held besides the built-ins (entry points, --plugin).",
     )
     assistant_settings: dict[str, Any] = Field(default_factory=dict)
     user_settings: dict[str, Any] = Field(default_factory=dict)
