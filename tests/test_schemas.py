@@ -41,7 +41,9 @@ def test_the_cli_prints_the_same_schema() -> None:
     ],
     ids=["milestones", "slots-with-trials", "augmented"],
 )
-def test_a_real_run_validates_against_the_published_schemas(args: list[str], tmp_path: Path) -> None:
+def test_a_real_run_validates_against_the_published_schemas(
+    args: list[str], tmp_path: Path
+) -> None:
     out = tmp_path / "run"
     result = CliRunner().invoke(app, ["run", *args, "--out", str(out)])
     assert result.exit_code == 0, result.output
