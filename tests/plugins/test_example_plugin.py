@@ -80,6 +80,21 @@ def test_the_plugin_runs_from_the_command_line(tmp_path: Path) -> None:
     assert (out / "summary.json").read_bytes() == before
 
 
+def test_the_plugins_importer_reads_files_and_refuses_bad_lines(tmp_path: Path) -> None:
+    good = tmp_path / "drinks.txt"
+    good.write_text("water=2\njuice=1\n", encoding="utf-8")
+    out = tmp_path / "run"
+    code, output = cli("--plugin", PLUGIN, "run", "--suite", f"counts:{good}", "--out", str(out))
+    assert code == 0, output
+    assert summary(out)["completed"] == 2 and summary(out)["metrics"] == {"target_hit_rate": 1.0}
+    bad = tmp_path / "bad.txt"
+    bad.write_text("water=2\njuice=lots\n", encoding="utf-8")
+    code, output = cli("--plugin", PLUGIN, "validate", "--suite", f"counts:{bad}")
+    assert code != 0 and f"{bad}:2" in output and "expected name=number" in output
+    code, output = cli("--plugin", PLUGIN, "suites")
+    assert code == 0 and "counts:FILE" in output
+
+
 def test_a_run_remembers_its_plugins_for_rescoring(tmp_path: Path) -> None:
     out = tmp_path / "run"
     code, output = cli("--plugin", PLUGIN, "run", "--suite", "counter", "--out", str(out))

@@ -5,7 +5,8 @@ It adds:
 - a scorer `counter_target` with its metric `target_hit_rate`: did the named counter end at the
   target value (scenario metadata `target`)?
 - a mode `impatient`: dynamic play in which the assistant gets at most two tool calls per turn;
-- a named suite `counter`, built in code.
+- a named suite `counter`, built in code, and an importer `counts:FILE` that reads a text file
+  of `name=target` lines into scenarios (refusing a bad line with the file, line and reason).
 
 Register it with `toolplay --plugin toolplay_counter ...` (the package on `sys.path`), or
 install a package that declares it under the entry-point group `toolplay.plugins`:
@@ -17,12 +18,20 @@ install a package that declares it under the entry-point group `toolplay.plugins
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from statistics import fmean
 
 from toolplay.catalog import Catalog
 from toolplay.conversation import Conversation, Mode, PlayRequest, Stop, scenario_prompt
 from toolplay.messages import Trajectory
-from toolplay.scenarios import LoadContext, ScenarioSetup, Suite, parse_scenario
+from toolplay.scenarios import (
+    LoadContext,
+    Scenario,
+    ScenarioError,
+    ScenarioSetup,
+    Suite,
+    parse_scenario,
+)
 from toolplay.scoring import (
     CustomEvidence,
     MethodSummary,
@@ -124,7 +133,28 @@ async def play_impatient(request: PlayRequest) -> Trajectory:
 def counter_suite(argument: str, context: LoadContext) -> Suite:
     """Two scenarios: count one coffee, count three teas."""
     specs = [("coffee", 1, "I just had a coffee, please count it."), ("tea", 3, "Add 3 teas.")]
-    scenarios = [
+    return Suite("counter", _scenarios(specs, context), "Counting drinks.", "toolplay_counter")
+
+
+def import_counts(argument: str, context: LoadContext) -> Suite:
+    """`counts:FILE`: one scenario per `name=target` line of FILE."""
+    path = Path(argument)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ScenarioError(argument, None, f"cannot read ({exc.strerror})") from exc
+    specs = []
+    for number, line in enumerate(lines, start=1):
+        name, sep, target = line.partition("=")
+        if not sep or not name.strip() or not target.strip().isdigit():
+            raise ScenarioError(f"{argument}:{number}", None, "expected name=number")
+        count = int(target)
+        specs.append((name.strip(), count, f"Count {count} {name.strip()}, please."))
+    return Suite(path.stem, _scenarios(specs, context), f"Counts from {path}", str(path))
+
+
+def _scenarios(specs: list[tuple[str, int, str]], context: LoadContext) -> list[Scenario]:
+    return [
         parse_scenario(
             {
                 "id": f"count_{name}",
@@ -148,7 +178,6 @@ def counter_suite(argument: str, context: LoadContext) -> Suite:
         )
         for name, by, ask in specs
     ]
-    return Suite("counter", scenarios, "Counting drinks.", "toolplay_counter")
 
 
 def register(catalog: Catalog) -> None:
@@ -157,3 +186,4 @@ def register(catalog: Catalog) -> None:
     catalog.add_scorer(SCORER)
     catalog.add_mode(Mode("impatient", play_impatient, "Dynamic, two tool calls per turn."))
     catalog.add_suite("counter", counter_suite, "Counting drinks (example plugin).")
+    catalog.add_importer("counts", import_counts, "name=target lines, one scenario each.", "FILE")
