@@ -9,15 +9,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolplay.messages import Message, ToolCall, Trajectory
-from toolplay.scenarios import Scenario, load_suite, parse_scenario
+import support
+from support import load_suite, parse_scenario, score_slots, score_trajectory
+from toolplay import scoring
+from toolplay.messages import (
+    Message,
+    ToolCall,
+    Trajectory,
+)
+from toolplay.scenarios import Scenario
 from toolplay.scoring import (
-    AGGREGATORS,
-    SCORERS,
+    CallRecord,
     ScenarioScore,
-    aggregate,
-    score_slots,
-    score_trajectory,
+    SlotEvidence,
+    aggregate_slots,
     slot_label,
 )
 
@@ -76,24 +81,24 @@ def test_the_labelled_call_scores_one_with_its_evidence() -> None:
         played(("unit_conversion", {"amount": 5, "from_unit": "miles", "to_unit": "kilometers"})),
     )
     assert result.score == 1.0 and result.evaluation == "slots"
-    assert result.details["failure"] is None
-    assert result.details["correct"] == ["amount", "from_unit", "to_unit"]
-    assert result.details["predicted"]["name"] == "unit_conversion"
-    assert result.details["label"]["arguments"]["to_unit"] == "kilometers"
-    assert "validation_problems" not in result.details
+    assert support.details(result)["failure"] is None
+    assert support.details(result)["correct"] == ["amount", "from_unit", "to_unit"]
+    assert support.details(result)["predicted"]["name"] == "unit_conversion"
+    assert support.details(result)["label"]["arguments"]["to_unit"] == "kilometers"
+    assert "validation_problems" not in support.details(result)
 
 
 def test_wrong_and_missing_slots_lower_precision_and_recall() -> None:
     wrong = score_slots(
         CONVERT, played(("unit_conversion", {"amount": 5, "from_unit": "miles", "to_unit": "m"}))
     )
-    assert wrong.details["slot_precision"] == pytest.approx(2 / 3)
-    assert wrong.details["slot_recall"] == pytest.approx(2 / 3)
-    assert wrong.score == pytest.approx(2 / 3) and wrong.details["wrong"] == ["to_unit"]
+    assert support.details(wrong)["slot_precision"] == pytest.approx(2 / 3)
+    assert support.details(wrong)["slot_recall"] == pytest.approx(2 / 3)
+    assert wrong.score == pytest.approx(2 / 3) and support.details(wrong)["wrong"] == ["to_unit"]
     missing = score_slots(CONVERT, played(("unit_conversion", {"amount": 5.0, "from_unit": "mi"})))
-    assert missing.details["slot_precision"] == 1.0  # 5.0 == 5, "mi" is an accepted value
-    assert missing.details["slot_recall"] == pytest.approx(2 / 3)
-    assert missing.details["missing"] == ["to_unit"]
+    assert support.details(missing)["slot_precision"] == 1.0  # 5.0 == 5, "mi" is an accepted value
+    assert support.details(missing)["slot_recall"] == pytest.approx(2 / 3)
+    assert support.details(missing)["missing"] == ["to_unit"]
     assert missing.score == pytest.approx(0.8)
 
 
@@ -103,7 +108,7 @@ def test_a_default_value_is_the_same_call_as_leaving_the_slot_out() -> None:
     explicit = score_slots(ENCODE, played(("datetime_info_to_timestamp", {**label, "second": 0})))
     assert explicit.score == 1.0
     off = score_slots(ENCODE, played(("datetime_info_to_timestamp", {**label, "second": 5})))
-    assert off.details["slot_precision"] == pytest.approx(5 / 6)
+    assert support.details(off)["slot_precision"] == pytest.approx(5 / 6)
     weather = SUITE["autode_weather_today_here"]  # label: no slots (today, here)
     assert score_slots(weather, played(("search_weather_around_lat_lon", {"days": 0}))).score == 1.0
     assert score_slots(weather, played(("search_weather_around_lat_lon", {"days": 1}))).score == 0.0
@@ -142,14 +147,14 @@ def test_failures_have_reasons_and_score_zero() -> None:
     }
     for reason, trajectory in cases.items():
         result = score_slots(CONVERT, trajectory)
-        assert result.score == 0.0 and result.details["failure"] == reason, reason
-        assert result.details["slot_recall"] == 0.0
+        assert result.score == 0.0 and support.details(result)["failure"] == reason, reason
+        assert support.details(result)["slot_recall"] == 0.0
 
 
 def test_the_last_call_is_the_prediction() -> None:
     right = ("unit_conversion", {"amount": 5, "from_unit": "miles", "to_unit": "kilometers"})
     after = score_slots(CONVERT, played(right, ("get_current_timestamp", {})))
-    assert after.details["failure"] == "wrong_function"
+    assert support.details(after)["failure"] == "wrong_function"
     lookups_first = score_slots(CONVERT, played(("get_current_timestamp", {}), right))
     assert lookups_first.score == 1.0
 
@@ -160,7 +165,7 @@ def test_renamed_tools_are_read_back_to_their_real_names() -> None:
         renamed={"tool_7": "unit_conversion"},
     )
     result = score_slots(CONVERT, trajectory)
-    assert result.score == 1.0 and result.details["predicted"]["name"] == "unit_conversion"
+    assert result.score == 1.0 and support.details(result)["predicted"]["name"] == "unit_conversion"
 
 
 def test_a_refused_label_call_is_a_validation_problem() -> None:
@@ -169,7 +174,7 @@ def test_a_refused_label_call_is_a_validation_problem() -> None:
         errors={0: "unknown unit"},
     )
     result = score_slots(CONVERT, trajectory)
-    assert result.details["validation_problems"] == [
+    assert support.details(result)["validation_problems"] == [
         "the label call unit_conversion failed: unknown unit"
     ]
 
@@ -204,9 +209,11 @@ def test_without_metadata_the_last_reference_call_is_the_label() -> None:
 
 
 def test_slots_are_registered_for_dispatch() -> None:
-    assert SCORERS["slots"] is score_slots and "slots" in AGGREGATORS
+    scorer = support.CATALOG.scorer("slots")
+    assert scorer.score is scoring.score_slots and scorer.aggregate is aggregate_slots
     result = score_trajectory(CONVERT, played(("unit_conversion", {"amount": 5})))
-    assert result.details["slot_recall"] == pytest.approx(1 / 3)
+    assert isinstance(result.evidence, SlotEvidence)
+    assert result.evidence.slot_recall == pytest.approx(1 / 3)
 
 
 def record(scenario: Scenario, trial: int, f1: float, failure: str | None = None) -> ScenarioScore:
@@ -215,7 +222,17 @@ def record(scenario: Scenario, trial: int, f1: float, failure: str | None = None
         trial=trial,
         evaluation="slots",
         score=f1,
-        details={"slot_precision": f1, "slot_recall": f1, "slot_f1": f1, "failure": failure},
+        evidence=SlotEvidence(
+            slot_precision=f1,
+            slot_recall=f1,
+            slot_f1=f1,
+            failure=failure,
+            correct=[],
+            wrong=[],
+            missing=[],
+            label=CallRecord(name="unit_conversion", arguments={}),
+            predicted=None,
+        ),
     )
 
 
@@ -226,7 +243,7 @@ def test_the_summary_macro_averages_counts_failures_and_spreads_over_trials() ->
         (CONVERT, record(CONVERT, 1, 0.5)),
         (STOCK, record(STOCK, 1, 0.0, "wrong_function")),
     ]
-    summary = aggregate(records)
+    summary = support.summarise(records)
     metrics = summary["metrics"]
     assert metrics["slot_f1"] == pytest.approx(0.375)
     assert metrics["slot_precision"] == pytest.approx(0.375)
@@ -245,15 +262,16 @@ def test_the_summary_macro_averages_counts_failures_and_spreads_over_trials() ->
         "slot_precision": 0.75,
         "slot_recall": 0.75,
         "slot_f1": 0.75,
-        "scenarios": 2,
+        "scenarios": 1,
+        "trials": 2,
     }
-    single = aggregate(records[:2])["metrics"]
+    single = support.summarise(records[:2])["metrics"]
     assert "over_trials" not in single and single["slot_f1"] == 0.5
 
 
 def test_unscored_records_are_left_out_of_the_summary() -> None:
-    error = ScenarioScore(scenario_id=CONVERT.id, evaluation="slots", score=None, details={})
-    summary = aggregate([(CONVERT, error), (STOCK, record(STOCK, 0, 1.0))])
+    error = ScenarioScore(scenario_id=CONVERT.id, evaluation="slots", score=None)
+    summary = support.summarise([(CONVERT, error), (STOCK, record(STOCK, 0, 1.0))])
     assert summary["metrics"]["dialogues"] == 1 and summary["metrics"]["slot_f1"] == 1.0
 
 
@@ -273,7 +291,7 @@ def test_precision_and_recall_count_slots_exactly(
     predicted.update(extra)
     result = score_slots(CONVERT, played(("unit_conversion", predicted)))
     correct = len(keep - wrong)
-    details = result.details
+    details = support.details(result)
     if predicted:
         assert details["slot_precision"] == pytest.approx(correct / len(predicted))
     assert details["slot_recall"] == pytest.approx(correct / 3)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import zlib
 from pathlib import Path
 
 import pytest
@@ -12,30 +11,9 @@ from typer.testing import CliRunner
 
 from toolplay.cli import app
 from toolplay.report import compare_runs
-from toolplay.roles import (
-    ASSISTANTS,
-    AssistantTurn,
-    OracleAssistant,
-    RoleContext,
-    SilentAssistant,
-    current_trial,
-)
 from toolplay.scoring import UncertaintySettings
 
-
-class Coin:
-    """The oracle on a seeded share of (scenario, trial) pairs, silent on the others."""
-
-    def __init__(self, share: float, salt: str) -> None:
-        self.name = f"coin-{share}"
-        self.share, self.salt = share, salt
-
-    async def respond(self, context: RoleContext) -> AssistantTurn:
-        """Play the reference when this scenario's coin for this trial says so."""
-        key = f"{self.salt}/{context.scenario.id}/{current_trial()}"
-        if zlib.crc32(key.encode()) % 1000 < self.share * 1000:
-            return await OracleAssistant().respond(context)
-        return await SilentAssistant().respond(context)
+PLUGIN = str(Path(__file__).resolve().parents[1] / "runs" / "coin_plugin.py")
 
 
 def cli(*args: str) -> tuple[int, str]:
@@ -54,14 +32,13 @@ RUNS = {
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("significance")
-    with pytest.MonkeyPatch.context() as patch:
-        for name, (share, salt, trials, limit) in RUNS.items():
-            patch.setitem(ASSISTANTS, name, lambda a, o, s=share, t=salt: Coin(s, t))
-            code, output = cli(
-                "run", "--suite", "sandbox", "--limit", str(limit), "--trials", str(trials),
-                "--assistant", name, "--out", str(root / name),
-            )  # fmt: skip
-            assert code == 0, output
+    for name, (share, salt, trials, limit) in RUNS.items():
+        code, output = cli(
+            "--plugin", PLUGIN, "run", "--suite", "sandbox", "--limit", str(limit),
+            "--trials", str(trials), "--assistant", f"coin:{share}:{salt}",
+            "--out", str(root / name),
+        )  # fmt: skip
+        assert code == 0, output
     return {name: root / name for name in RUNS}
 
 
@@ -174,3 +151,19 @@ def test_run_refuses_a_bad_level_naming_the_flag(tmp_path: Path) -> None:
     code, output = cli("run", "--ci-level", "0", "--out", str(tmp_path / "r"))
     assert code != 0 and "--ci-level" in output
     assert not (tmp_path / "r").exists()
+
+
+def test_run_refuses_a_bad_interval_option_naming_it(tmp_path: Path) -> None:
+    code, output = cli("run", "--option", "ci_method=median", "--out", str(tmp_path / "r"))
+    assert code != 0 and "--option ci_method" in output, output
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("command", ["run", "score", "compare"])
+def test_interval_flags_are_described_by_the_settings_model(command: str) -> None:
+    code, output = cli(command, "--help")
+    assert code == 0
+    text = " ".join(output.replace("│", " ").split())
+    for field in ("level", "resamples", "seed"):
+        description = UncertaintySettings.model_fields[field].description or ""
+        assert description and description in text, (field, text)

@@ -4,52 +4,39 @@ records its settings, and is byte-for-byte the same for the same stored results.
 from __future__ import annotations
 
 import asyncio
-import zlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from toolplay.roles import (
-    ASSISTANTS,
-    AssistantTurn,
-    OracleAssistant,
-    RoleContext,
-    SilentAssistant,
-    current_trial,
+from toolplay.runs import (
+    RunConfig,
+    RunSummary,
+    RunUncertainty,
+    apply_options,
+    execute_run,
+    option_keys,
+    rescore_run,
+    run_identity,
 )
-from toolplay.runs import RunConfig, RunUncertainty, execute_run, rescore_run
+from toolplay.scoring import UncertaintySettings
 from toolplay.store import SUMMARY_FILE
 
-
-class Coin:
-    """The oracle on a seeded share of (scenario, trial) pairs, silent on the others."""
-
-    name = "coin"
-
-    def __init__(self, share: float) -> None:
-        self.share = share
-
-    async def respond(self, context: RoleContext) -> AssistantTurn:
-        """Play the reference when this scenario's coin for this trial says so."""
-        draw = zlib.crc32(f"{context.scenario.id}/{current_trial()}".encode()) % 1000
-        if draw < self.share * 1000:
-            return await OracleAssistant().respond(context)
-        return await SilentAssistant().respond(context)
+PLUGIN = str(Path(__file__).with_name("coin_plugin.py"))
 
 
-def run(out: Path, **fields: Any) -> dict[str, Any]:
-    config = RunConfig(suite="sandbox", limit=30, assistant="coin", out=out, **fields)
-    return asyncio.run(execute_run(config))
+def run(out: Path, share: float = 0.6, **fields: Any) -> dict[str, Any]:
+    config = RunConfig(
+        suite="sandbox", limit=30, assistant=f"coin:{share}", out=out, plugins=[PLUGIN], **fields
+    )
+    summary: RunSummary = asyncio.run(execute_run(config))
+    return summary.to_json()
 
 
 @pytest.fixture(scope="module")
 def coin_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     out = tmp_path_factory.mktemp("coin") / "run"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(ASSISTANTS, "coin", lambda argument, options: Coin(0.6))
-        summary = run(out, trials=3)
-    return out, summary
+    return out, run(out, trials=3)
 
 
 def test_every_headline_figure_has_its_interval(coin_run: tuple[Path, dict[str, Any]]) -> None:
@@ -99,11 +86,11 @@ def test_same_results_same_bytes(coin_run: tuple[Path, dict[str, Any]]) -> None:
 
 
 def test_settings_change_the_intervals_not_the_run(tmp_path: Path) -> None:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(ASSISTANTS, "coin", lambda argument, options: Coin(0.5))
-        wide = run(tmp_path / "run", ci_level=0.99, ci_resamples=500, ci_seed=3)
-        # --resume may change how the summary is made: the run's results stay what they were
-        narrow = run(tmp_path / "run", resume=True, ci_level=0.8)
+    wide = run(
+        tmp_path / "run", 0.5, uncertainty=UncertaintySettings(level=0.99, resamples=500, seed=3)
+    )
+    # --resume may change how the summary is made: the run's results stay what they were
+    narrow = run(tmp_path / "run", 0.5, resume=True, uncertainty=UncertaintySettings(level=0.8))
     assert narrow["metrics"] == wide["metrics"]
     settings = wide["uncertainty"]["settings"]
     assert (settings["level"], settings["resamples"], settings["seed"]) == (0.99, 500, 3)
@@ -114,3 +101,29 @@ def test_settings_change_the_intervals_not_the_run(tmp_path: Path) -> None:
         for name, s in (("wide", wide), ("narrow", narrow))
     }
     assert width["narrow"] < width["wide"]
+
+
+def test_score_keeps_the_runs_settings_unless_given_new_ones(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    first = run(out, 0.5, uncertainty=UncertaintySettings(level=0.9, resamples=300, seed=7))
+    written = (out / SUMMARY_FILE).read_bytes()
+    assert rescore_run(out).to_json() == first  # the stored settings, not the defaults
+    assert (out / SUMMARY_FILE).read_bytes() == written
+    other = UncertaintySettings(method="percentile")
+    rescored = rescore_run(out, uncertainty=other).to_json()
+    assert rescored["uncertainty"]["settings"] == other.model_dump()
+    again = rescore_run(out).to_json()  # the new settings are now the run's
+    assert again["uncertainty"]["settings"]["method"] == "percentile"
+    assert {k: v for k, v in again.items() if k != "uncertainty"} == {
+        k: v for k, v in first.items() if k != "uncertainty"
+    }
+
+
+def test_interval_settings_are_options_outside_the_runs_identity() -> None:
+    config = RunConfig.model_validate(
+        apply_options({"suite": "quick"}, {"ci_level": 0.8, "ci_method": "percentile"})
+    )
+    assert config.uncertainty == UncertaintySettings(level=0.8, method="percentile")
+    assert {"ci_level", "ci_resamples", "ci_seed", "ci_method", "ci_power"} <= set(option_keys())
+    assert run_identity(config) == run_identity(RunConfig(suite="quick"))
+    assert "uncertainty" in RunConfig.model_json_schema()["properties"]

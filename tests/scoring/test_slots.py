@@ -6,8 +6,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolplay.messages import Message, ToolCall, Trajectory
-from toolplay.scoring._slots import across_trials, macro_average, score_dialogue, slot_scores
+from toolplay.messages import (
+    Message,
+    ToolCall,
+    Trajectory,
+)
+from toolplay.scoring._slots import (
+    across_trials,
+    macro_average,
+    score_dialogue,
+    slot_scores,
+)
 
 
 def test_exact_match_is_perfect() -> None:

@@ -1,4 +1,9 @@
-"""The interval options every command that computes statistics shares (run, score, compare)."""
+"""The interval flags (`--ci-level`, `--ci-resamples`, `--ci-seed`) of run, score and compare.
+
+Their help comes from `UncertaintySettings`' field descriptions (one definition). `run` passes
+them into its `RunConfig` (`uncertainty`, also reachable as `--option ci_level=...`); `score`
+and `compare` build the settings here.
+"""
 
 from __future__ import annotations
 
@@ -11,19 +16,33 @@ from toolplay.scoring import UncertaintySettings
 
 __all__ = ["CiLevel", "CiResamples", "CiSeed", "ci_settings"]
 
-CiLevel = Annotated[
-    float, typer.Option(help="Confidence level of intervals and tests, between 0 and 1.")
-]
-CiResamples = Annotated[
-    int, typer.Option(help="Bootstrap resamples (and random permutations of paired tests).")
-]
-CiSeed = Annotated[int, typer.Option(help="Seed of the resamples and permutations.")]
+
+def _described(field: str) -> str:
+    return UncertaintySettings.model_fields[field].description or ""
 
 
-def ci_settings(level: float, resamples: int, seed: int) -> UncertaintySettings:
-    """The settings, or a usage error naming the flag of the bad value."""
+CiLevel = Annotated[float | None, typer.Option(help=_described("level"))]
+CiResamples = Annotated[int | None, typer.Option(help=_described("resamples"))]
+CiSeed = Annotated[int | None, typer.Option(help=_described("seed"))]
+
+
+def ci_settings(
+    level: float | None, resamples: int | None, seed: int | None
+) -> UncertaintySettings | None:
+    """The settings the flags give (defaults for the others), None when no flag is given.
+
+    Raises:
+        typer.BadParameter: A value out of range, naming its flag.
+    """
+    given = {
+        name: value
+        for name, value in (("level", level), ("resamples", resamples), ("seed", seed))
+        if value is not None
+    }
+    if not given:
+        return None
     try:
-        return UncertaintySettings(level=level, resamples=resamples, seed=seed)
+        return UncertaintySettings.model_validate(given)
     except ValidationError as exc:
         problem = exc.errors()[0]
         flag = f"--ci-{str(problem['loc'][0]).replace('_', '-')}"

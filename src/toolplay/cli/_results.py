@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from toolplay.cli._app import _guard, app, console
+from toolplay.cli._app import _guard, app, console, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed, ci_settings
 from toolplay.report import (
     compare_runs,
@@ -22,13 +22,16 @@ from toolplay.runs import rescore_run
 @app.command()
 def score(
     run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
-    ci_level: CiLevel = 0.95,
-    ci_resamples: CiResamples = 2000,
-    ci_seed: CiSeed = 0,
+    ci_level: CiLevel = None,
+    ci_resamples: CiResamples = None,
+    ci_seed: CiSeed = None,
 ) -> None:
-    """Recompute every score of a stored run from its trajectories (no model calls)."""
+    """Recompute every score of a stored run from its trajectories (no model calls).
+
+    The intervals use the settings stored with the run unless a --ci-* flag is given.
+    """
     settings = ci_settings(ci_level, ci_resamples, ci_seed)
-    summary = _guard(lambda: rescore_run(run_dir, uncertainty=settings))
+    summary = _guard(lambda: rescore_run(run_dir, plugins=plugins(), uncertainty=settings))
     render_summary(summary, console)
 
 
@@ -53,13 +56,15 @@ def compare(
     out: Annotated[
         Path | None, typer.Option(help="Also write the comparison as HTML to this file.")
     ] = None,
-    ci_level: CiLevel = 0.95,
-    ci_resamples: CiResamples = 2000,
-    ci_seed: CiSeed = 0,
+    ci_level: CiLevel = None,
+    ci_resamples: CiResamples = None,
+    ci_seed: CiSeed = None,
 ) -> None:
     """Compare runs: side by side, paired differences with intervals and p-values, agreement."""
     settings = ci_settings(ci_level, ci_resamples, ci_seed)
-    comparison = _guard(lambda: compare_runs(run_dirs, human, uncertainty=settings))
+    comparison = _guard(
+        lambda: compare_runs(run_dirs, human, uncertainty=settings, plugins=plugins())
+    )
     # The file first: a failure to write it is then the only thing printed.
     written = None
     if out is not None:

@@ -26,7 +26,7 @@ from toolplay.report._metrics import (
     trial_count,
     trial_rows,
 )
-from toolplay.report._significance import Significance, significance
+from toolplay.report._significance import Significance, run_scorers, significance
 from toolplay.scoring import Agreement, UncertaintySettings, agreement
 
 __all__ = [
@@ -191,6 +191,7 @@ def compare_runs(
     human: Path | None = None,
     *,
     uncertainty: UncertaintySettings | None = None,
+    plugins: Sequence[str] = (),
 ) -> Comparison:
     """Load runs (and optional human scores) and compute every pairwise agreement.
 
@@ -199,6 +200,8 @@ def compare_runs(
         human: A CSV of human scores per scenario.
         uncertainty: Settings of the paired intervals and tests (default 95 %, 2,000
             resamples, seed 0).
+        plugins: Plugin modules to load besides the runs' own (their scorers say how
+            their metrics decompose for the paired tests).
 
     Returns:
         The comparison: side-by-side metrics, per-category scores, pairwise agreement
@@ -237,7 +240,9 @@ def compare_runs(
         category_metric=metric,
         pairs=tuple(pairs),
         scenario_rows=scenario_rows,
-        significance=significance(labels, runs, uncertainty or UncertaintySettings())
+        significance=significance(
+            labels, runs, uncertainty or UncertaintySettings(), run_scorers(runs, plugins)
+        )
         if len(runs) >= 2
         else None,
     )

@@ -20,7 +20,7 @@ from toolplay.report._evidence import extract_evidence
 from toolplay.report._intervals import (
     ci_header,
     interval_text,
-    run_uncertainty,
+    summary_uncertainty,
     uncertainty_context,
     with_intervals,
 )
@@ -92,7 +92,7 @@ def _cards(run: RunData, metrics: list[tuple[str, Any]]) -> list[dict[str, str]]
     if cards:
         cards[0]["cls"] = "primary"
         cards[0]["note"] = f"over {scored} scored conversation(s)"
-        uncertainty = run_uncertainty(summary)
+        uncertainty = summary_uncertainty(summary)
         interval = uncertainty.metrics.get(cards[0]["key"]) if uncertainty else None
         if uncertainty and interval and interval.low is not None:
             cards[0]["note"] += f" · {ci_header(uncertainty)} {interval_text(interval)}"
@@ -183,7 +183,7 @@ def build_report(run: RunData) -> str:
         if (chart := group_chart(f"Score {titles[key].lower()}", group)) is not None
     ] + distribution_charts(run)
     group_tables = []
-    uncertainty = run_uncertainty(summary)
+    uncertainty = summary_uncertainty(summary)
     for key, group in groups.items():
         columns, rows = group_table(group)
         if uncertainty is not None:

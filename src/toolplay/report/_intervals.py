@@ -24,7 +24,7 @@ __all__ = [
     "method_note",
     "power_rows",
     "power_sentences",
-    "run_uncertainty",
+    "summary_uncertainty",
     "uncertainty_context",
     "with_intervals",
 ]
@@ -34,7 +34,7 @@ _NAMED = 3
 """Scenarios a sentence names (the report's table lists every one)."""
 
 
-def run_uncertainty(summary: Mapping[str, Any]) -> RunUncertainty | None:
+def summary_uncertainty(summary: Mapping[str, Any]) -> RunUncertainty | None:
     """The summary's `uncertainty` section, or None when it is absent or unreadable."""
     section = summary.get("uncertainty")
     if not isinstance(section, Mapping):
@@ -145,7 +145,7 @@ def uncertainty_context(run: RunData) -> dict[str, Any] | None:
     Returns:
         Plain data for `report.html.jinja`, or None when the summary has no intervals.
     """
-    uncertainty = run_uncertainty(run.summary)
+    uncertainty = summary_uncertainty(run.summary)
     if uncertainty is None:
         return None
     order = [k for k in HEADLINE_ORDER if k in uncertainty.metrics]

@@ -11,34 +11,34 @@ estimates are comparable), every pair tested, Holm over all pairs, and a ranking
 run is placed above another only when their corrected difference is significant.
 
 A scenario's parts are averaged over its scored trials, so runs with different numbers of
-trials compare scenario for scenario.
+trials compare scenario for scenario. How a method's metrics decompose into parts is what its
+scorer declares (`Scorer.parts`), looked up in a catalog holding the runs' plugins.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from toolplay.report._data import RunData
+from toolplay.catalog import CatalogError, build_catalog
+from toolplay.report._data import ReportError, RunData
 from toolplay.report._metrics import HEADLINE_ORDER
 from toolplay.scoring import (
-    GENERIC_METRIC,
     PairedDifference,
     RankedRun,
     ScenarioScore,
+    Scorer,
     UncertaintySettings,
-    category_metric,
+    group_parts,
     holm,
-    metric_part,
     metric_ratios,
     paired_difference,
-    primary_metric,
     ratio_value,
     significance_ranking,
 )
 
-__all__ = ["PairedRuns", "RunRanking", "Significance", "significance"]
+__all__ = ["PairedRuns", "RunRanking", "Significance", "run_scorers", "significance"]
 
 
 @dataclass(frozen=True)
@@ -76,23 +76,40 @@ class Significance:
     ranking: RunRanking | None
 
 
+def run_scorers(runs: Sequence[RunData], plugins: Sequence[str] = ()) -> Mapping[str, Scorer]:
+    """The scorers of a catalog with the runs' plugins and `plugins` (besides the built-ins).
+
+    Raises:
+        ReportError: A plugin does not load.
+    """
+    wanted = [str(p) for run in runs for p in run.config.get("plugins") or []]
+    try:
+        return build_catalog(list(dict.fromkeys([*wanted, *plugins]))).scorers
+    except CatalogError as exc:
+        raise ReportError(f"--plugin: {exc}") from exc
+
+
 def _records(run: RunData) -> list[ScenarioScore]:
-    return [
-        ScenarioScore(
-            scenario_id=e["id"],
-            trial=e["trial"],
-            evaluation=e["evaluation"] or "state",
-            score=e["score"],
-            details=e["details"],
-        )
-        for e in run.entries
-        if e["score"] is not None
-    ]
+    """The runs' scored records with typed evidence (stored untyped `details` read as such)."""
+    records = []
+    for entry in run.entries:
+        if entry["score"] is None:
+            continue
+        evidence = entry["details"] or None
+        key = "details" if isinstance(evidence, dict) and "kind" not in evidence else "evidence"
+        record = {
+            "scenario_id": entry["id"],
+            "trial": entry["trial"],
+            "evaluation": entry["evaluation"] or "state",
+            "score": entry["score"],
+            key: evidence,
+        }
+        records.append(ScenarioScore.model_validate(record))
+    return records
 
 
-def _method(records: Sequence[ScenarioScore]) -> str:
-    methods = {r.evaluation for r in records}
-    return methods.pop() if len(methods) == 1 else ""
+def _evaluations(*runs: Sequence[ScenarioScore]) -> set[str]:
+    return {r.evaluation for records in runs for r in records}
 
 
 def _with_holm(differences: Sequence[PairedDifference]) -> list[PairedDifference]:
@@ -101,13 +118,16 @@ def _with_holm(differences: Sequence[PairedDifference]) -> list[PairedDifference
 
 
 def _pair(
-    left: tuple[str, RunData], right: tuple[str, RunData], settings: UncertaintySettings
+    left: tuple[str, RunData],
+    right: tuple[str, RunData],
+    settings: UncertaintySettings,
+    scorers: Mapping[str, Scorer],
 ) -> PairedRuns:
     a, b = _records(left[1]), _records(right[1])
     ids_a, ids_b = {r.scenario_id for r in a}, {r.scenario_id for r in b}
     shared = sorted(ids_a & ids_b)
-    ratios_a = metric_ratios(a, shared, average_trials=True)
-    ratios_b = metric_ratios(b, shared, average_trials=True)
+    ratios_a = metric_ratios(a, shared, scorers, average_trials=True)
+    ratios_b = metric_ratios(b, shared, scorers, average_trials=True)
     names = [name for name in ratios_a if name in ratios_b]
     names.sort(key=lambda n: (HEADLINE_ORDER.index(n) if n in HEADLINE_ORDER else 99, n))
     metrics = _with_holm(
@@ -116,9 +136,9 @@ def _pair(
             for name in names
         ]
     )
-    method = _method(a) if _method(a) == _method(b) else ""
-    metric = category_metric(method) if method else GENERIC_METRIC
-    part = {metric: metric_part(method or "state", metric)}
+    parts = group_parts(scorers, _evaluations(a, b))
+    metric = parts.category
+    part = {metric: parts.part(metric)}
     categories: dict[str, set[str]] = {}
     for entry in [*left[1].entries, *right[1].entries]:
         if entry["id"] in shared:
@@ -127,8 +147,8 @@ def _pair(
     rows: list[tuple[str, PairedDifference]] = []
     for category, members in sorted(categories.items()):
         ids = sorted(members)
-        ra = metric_ratios(a, ids, metrics=part, average_trials=True)
-        rb = metric_ratios(b, ids, metrics=part, average_trials=True)
+        ra = metric_ratios(a, ids, scorers, metrics=part, average_trials=True)
+        rb = metric_ratios(b, ids, scorers, metrics=part, average_trials=True)
         if metric in ra and metric in rb:
             key = f"paired/by_category/{category}"
             rows.append(
@@ -147,16 +167,21 @@ def _pair(
     )
 
 
-def _ranking(runs: Sequence[tuple[str, RunData]], settings: UncertaintySettings) -> RunRanking:
+def _ranking(
+    runs: Sequence[tuple[str, RunData]],
+    settings: UncertaintySettings,
+    scorers: Mapping[str, Scorer],
+) -> RunRanking:
     records = [_records(run) for _, run in runs]
-    methods = {_method(r) for r in records}
-    method = methods.pop() if len(methods) == 1 else ""
-    metric = primary_metric(method) if method else GENERIC_METRIC
-    part = {metric: metric_part(method or "state", metric)}
+    parts = group_parts(scorers, _evaluations(*records))
+    metric = parts.primary
+    part = {metric: parts.part(metric)}
     scored = [{r.scenario_id for r in rs} for rs in records]
     common = sorted(set.intersection(*scored))
     left_out = tuple(sorted(set.union(*scored) - set(common)))
-    ratios = [metric_ratios(rs, common, metrics=part, average_trials=True) for rs in records]
+    ratios = [
+        metric_ratios(rs, common, scorers, metrics=part, average_trials=True) for rs in records
+    ]
     tested: list[tuple[str, str, PairedDifference]] = []
     for i, j in itertools.combinations(range(len(runs)), 2):
         if metric in ratios[i] and metric in ratios[j]:
@@ -185,7 +210,10 @@ def _ranking(runs: Sequence[tuple[str, RunData]], settings: UncertaintySettings)
 
 
 def significance(
-    labels: Sequence[str], runs: Sequence[RunData], settings: UncertaintySettings
+    labels: Sequence[str],
+    runs: Sequence[RunData],
+    settings: UncertaintySettings,
+    scorers: Mapping[str, Scorer],
 ) -> Significance:
     """Paired differences for two runs; pairwise differences and a ranking for more.
 
@@ -193,8 +221,9 @@ def significance(
         labels: A name per run (as the comparison shows them).
         runs: The loaded runs, in the order given.
         settings: Level, resamples, seed and interval method.
+        scorers: The catalog's scorers by name (how each method's metrics decompose).
     """
     named = list(zip(labels, runs, strict=True))
-    pair = _pair(named[0], named[1], settings) if len(named) == 2 else None
-    ranking = _ranking(named, settings) if len(named) >= 3 else None
+    pair = _pair(named[0], named[1], settings, scorers) if len(named) == 2 else None
+    ranking = _ranking(named, settings, scorers) if len(named) >= 3 else None
     return Significance(settings=settings, pair=pair, ranking=ranking)

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from toolplay.report._compare import Comparison, stat_cells
-from toolplay.report._intervals import ci_header, interval_text, run_uncertainty, with_intervals
+from toolplay.report._intervals import ci_header, interval_text, summary_uncertainty, with_intervals
 from toolplay.report._metrics import (
     COUNT_KEYS,
     GROUP_SECTIONS,
@@ -25,6 +25,7 @@ from toolplay.report._metrics import (
     trial_rows,
 )
 from toolplay.report._terminal_stats import render_significance, render_trial_power
+from toolplay.runs import RunSummary
 
 __all__ = ["render_comparison", "render_summary"]
 
@@ -45,20 +46,22 @@ def _row(table: Table, *cells: str) -> None:
     table.add_row(*(Text(c) for c in cells))
 
 
-def render_summary(summary: dict[str, Any], console: Console) -> None:
+def render_summary(summary: RunSummary | dict[str, Any], console: Console) -> None:
     """Print headline metrics, breakdowns, errors, terminations and token cost.
 
     Args:
         summary: A run's summary (as in summary.json); absent sections are skipped.
         console: Where to print.
     """
+    if isinstance(summary, RunSummary):
+        summary = summary.to_json()
     title = Text.assemble(
         ("toolplay", "bold"),
         f" · {summary.get('suite', '?')} · {summary.get('assistant', '?')}"
         f" · {summary.get('mode', '?')} · user {summary.get('user', '?')}",
     )
     console.print(title)
-    uncertainty = run_uncertainty(summary)
+    uncertainty = summary_uncertainty(summary)
     ci = [ci_header(uncertainty)] if uncertainty and uncertainty.metrics else []
     head = _table("Results", "metric", "value", *ci)
     trials = trial_count(summary)
@@ -113,7 +116,7 @@ def _render_trials(summary: dict[str, Any], console: Console) -> None:
     if not rows or trial_count(summary) < 2:
         return  # with one trial pass^1 is the perfect rate and there is no spread to show
     section = summary["trials"]
-    uncertainty = run_uncertainty(summary)
+    uncertainty = summary_uncertainty(summary)
     passes = uncertainty.pass_hat_k if uncertainty else {}
     ci = [ci_header(uncertainty)] if uncertainty and passes else []
     table = _table("Trials: pass^k", "k", "pass^k", *ci, "scenarios with k trials")

@@ -16,7 +16,7 @@ from toolplay.report._intervals import (
     method_note,
     power_rows,
     power_sentences,
-    run_uncertainty,
+    summary_uncertainty,
 )
 from toolplay.report._metrics import fmt
 from toolplay.report._significance import Significance
@@ -44,7 +44,7 @@ def render_trial_power(summary: Mapping[str, Any], console: Console) -> None:
         summary: A run's summary; nothing is printed without an `uncertainty` section.
         console: Where to print.
     """
-    uncertainty = run_uncertainty(summary)
+    uncertainty = summary_uncertainty(summary)
     if uncertainty is None:
         return
     power = uncertainty.trials

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolplay.messages import Message
-from toolplay.roles._base import RoleContext, UserTurn
+from toolplay.roles._base import UserContext, UserTurn
 from toolplay.roles._chat import ChatModelRole, chat_request
 from toolplay.scenarios import Scenario
 
@@ -94,7 +94,7 @@ def simulator_messages(scenario: Scenario, view: Sequence[Message]) -> list[dict
 class ModelUser(ChatModelRole):
     """The user role played by a chat model (see `ChatModelRole` for its parts)."""
 
-    async def respond(self, context: RoleContext) -> UserTurn:
+    async def respond(self, context: UserContext) -> UserTurn:
         """Open with the script's first line, then let the model speak or end."""
         said = [m for m in context.messages if m.sender == "user" and m.content is not None]
         if not said and context.scenario.script:
@@ -104,8 +104,9 @@ class ModelUser(ChatModelRole):
             self.model_settings,
             simulator_messages(context.scenario, context.messages),
             [END_CONVERSATION_TOOL],
+            trial=context.trial,
         )
-        reply = await self.client.complete(request)
+        reply = await self.client.complete(request, trial=context.trial)
         if any(call.name == "end_conversation" for call in reply.tool_calls):
             return UserTurn(end="user_ended", usage=reply.usage)
         return UserTurn(content=(reply.content or "").strip(), usage=reply.usage)

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolplay.faults import InfrastructureError
 from toolplay.messages import ToolCall
-from toolplay.roles._base import AssistantTurn, InfrastructureError, RoleContext
+from toolplay.roles._base import AssistantContext, AssistantTurn, RoleRequest
 from toolplay.scenarios import Scenario, tooltalk_turns
 
 SESSION_ARGUMENT = "session_token"
@@ -51,7 +52,10 @@ class ReplayAssistant:
         self.name = f"replay:{folder}"
         self._loaded: dict[str, list[SavedTurn | None]] = {}
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    sees_reference = True
+    """It finds a conversation's file by the scenario it was imported from."""
+
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         """The next saved call of the current turn, or the turn's saved reply."""
         turn_index, step = -1, 0
         for message in context.messages:
@@ -59,7 +63,9 @@ class ReplayAssistant:
                 turn_index, step = turn_index + 1, 0
             elif message.sender == "assistant":
                 step += 1
-        saved = self._turns(context.scenario)
+        if context.reference is None:
+            raise InfrastructureError("replay needs the scenario (sees_reference)")
+        saved = self._turns(context.reference.scenario)
         turn = saved[turn_index] if 0 <= turn_index < len(saved) else None
         if turn is None:
             return AssistantTurn(content="")
@@ -144,8 +150,8 @@ def _arguments(parameters: Any) -> str:
     return json.dumps(parameters)
 
 
-def build_replay_assistant(argument: str, options: dict[str, Any]) -> ReplayAssistant:
+def build_replay_assistant(request: RoleRequest) -> ReplayAssistant:
     """`replay:DIR` from the command line."""
-    if not argument:
+    if not request.argument:
         raise ValueError("replay needs a folder: --assistant replay:DIR")
-    return ReplayAssistant(Path(argument).expanduser())
+    return ReplayAssistant(Path(request.argument).expanduser())

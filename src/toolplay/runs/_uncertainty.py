@@ -3,16 +3,18 @@
 Built from the same scored records as the rest of the summary (infrastructure errors left
 out), with the pure statistics of `toolplay.scoring`: a bootstrap over scenarios for the
 headline `metrics`, pass^k (each k) and the main metric of each breakdown row (`by_category`,
-`by_augmentation`, ToolTalk `splits`); and, when scenarios have several scored trials, the
-spread over trials and the smallest detectable difference (`trials`). Each group draws its
-own seeded resamples (keyed by its name), so adding a category does not move another's
+`by_augmentation`, and `splits` for methods that report them, e.g. ToolTalk); and, when
+scenarios have several scored trials, the spread over trials and the smallest detectable
+difference (`trials`). Which metrics there are, how each decomposes into per-scenario parts
+and which is a breakdown's main one, each scorer declares (`Scorer.parts`). Each group draws
+its own seeded resamples (keyed by its name), so adding a category does not move another's
 interval, and the same records and settings always give the same bytes.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from math import comb
 
 import numpy as np
@@ -23,21 +25,21 @@ from toolplay.scenarios import Scenario, augmentation_of
 from toolplay.scoring import (
     DEFAULT_SPLIT,
     ConfidenceInterval,
+    MetricParts,
     Ratio,
-    ScenarioScore,
+    Scored,
+    Scorer,
     TrialPower,
     UncertaintySettings,
     bootstrap_intervals,
-    category_metric,
-    metric_part,
+    group_parts,
     metric_ratios,
-    primary_metric,
+    parts_of,
     trial_power,
 )
 
 __all__ = ["RunUncertainty", "run_uncertainty"]
 
-Records = Sequence[tuple[Scenario, ScenarioScore]]
 _PASS = "pass_hat_k/"
 
 
@@ -58,10 +60,10 @@ class RunUncertainty(BaseModel):
     )
 
 
-def _pass_ratios(records: Records, ids: Sequence[str], trials: int) -> dict[str, Ratio]:
+def _pass_ratios(records: Sequence[Scored], ids: Sequence[str], trials: int) -> dict[str, Ratio]:
     outcomes: dict[str, list[bool]] = defaultdict(list)
-    for _, record in records:
-        outcomes[record.scenario_id].append(succeeded(record))
+    for record in records:
+        outcomes[record.scenario.id].append(succeeded(record.score))
     ratios: dict[str, Ratio] = {}
     for k in range(1, trials + 1):
         num = np.zeros((len(ids), 1))
@@ -76,69 +78,85 @@ def _pass_ratios(records: Records, ids: Sequence[str], trials: int) -> dict[str,
 
 
 def _grouped(
-    records: Records, groups_of: Callable[[Scenario], Sequence[str]]
-) -> dict[str, list[tuple[Scenario, ScenarioScore]]]:
-    groups: dict[str, list[tuple[Scenario, ScenarioScore]]] = defaultdict(list)
-    for scenario, record in records:
-        for name in groups_of(scenario):
-            groups[name].append((scenario, record))
+    records: Sequence[Scored], groups_of: Callable[[Scenario], Sequence[str]]
+) -> dict[str, list[Scored]]:
+    groups: dict[str, list[Scored]] = defaultdict(list)
+    for record in records:
+        for name in groups_of(record.scenario):
+            groups[name].append(record)
     return dict(sorted(groups.items()))
 
 
 def _breakdown(
     section: str,
-    groups: dict[str, list[tuple[Scenario, ScenarioScore]]],
-    metric_of: Callable[[str], str],
+    groups: dict[str, list[Scored]],
+    metric_of: Callable[[MetricParts], str],
     settings: UncertaintySettings,
+    scorers: Mapping[str, Scorer],
 ) -> dict[str, dict[str, ConfidenceInterval]]:
     out: dict[str, dict[str, ConfidenceInterval]] = {}
     for name, members in groups.items():
-        methods = sorted({s.evaluation for s, _ in members})
-        metric = metric_of(methods[0]) if len(methods) == 1 else metric_of("")
-        ids = sorted({r.scenario_id for _, r in members})
+        parts = group_parts(scorers, {r.scenario.evaluation for r in members})
+        metric = metric_of(parts)
+        ids = sorted({r.scenario.id for r in members})
         ratios = metric_ratios(
-            [r for _, r in members], ids, metrics={metric: metric_part(methods[0], metric)}
+            [r.score for r in members], ids, scorers, metrics={metric: parts.part(metric)}
         )
         out[name] = bootstrap_intervals(ratios, settings, f"{section}/{name}")
     return out
 
 
-def run_uncertainty(records: Records, trials: int, settings: UncertaintySettings) -> RunUncertainty:
+def run_uncertainty(
+    records: Sequence[Scored],
+    trials: int,
+    settings: UncertaintySettings,
+    scorers: Mapping[str, Scorer],
+) -> RunUncertainty:
     """Intervals and trial power for a run's scored records (see the module docstring).
 
     Args:
-        records: (scenario, score) of every stored trial that was not an infrastructure
-            error; unscored ones (score None) are left out.
+        records: Every stored trial that was not an infrastructure error, with its scenario;
+            unscored ones (score None) are left out.
         trials: Trials per scenario the run asked for (pass^k for k = 1..trials).
         settings: Level, resamples, seed, interval method and assumed power.
+        scorers: The catalog's scorers by name: how each method's metrics decompose.
     """
-    kept = [(s, r) for s, r in records if r.score is not None]
-    ids = sorted({r.scenario_id for _, r in kept})
-    ratios = {**metric_ratios([r for _, r in kept], ids), **_pass_ratios(kept, ids, trials)}
+    kept = [r for r in records if r.score.score is not None]
+    ids = sorted({r.scenario.id for r in kept})
+    ratios = {
+        **metric_ratios([r.score for r in kept], ids, scorers),
+        **_pass_ratios(kept, ids, trials),
+    }
     intervals = bootstrap_intervals(ratios, settings, "metrics")
     breakdowns = {
         "by_category": _breakdown(
-            "by_category", _grouped(kept, lambda s: s.categories), category_metric, settings
+            "by_category",
+            _grouped(kept, lambda s: s.categories),
+            lambda parts: parts.category,
+            settings,
+            scorers,
         )
     }
-    if any(s.augmentation for s, _ in kept):
+    if any(r.scenario.augmentation for r in kept):
         breakdowns["by_augmentation"] = _breakdown(
             "by_augmentation",
             _grouped(kept, lambda s: [augmentation_of(s)]),
-            primary_metric,
+            lambda parts: parts.primary,
             settings,
+            scorers,
         )
-    talk = [(s, r) for s, r in kept if s.evaluation == "tooltalk"]
-    if talk:
+    split = [r for r in kept if parts_of(scorers, r.scenario.evaluation).splits]
+    if split:
         breakdowns["splits"] = _breakdown(
             "splits",
-            _grouped(talk, lambda s: [s.split or DEFAULT_SPLIT]),
-            primary_metric,
+            _grouped(split, lambda s: [s.split or DEFAULT_SPLIT]),
+            lambda parts: parts.primary,
             settings,
+            scorers,
         )
     scores: dict[str, list[float]] = defaultdict(list)
-    for _, record in sorted(kept, key=lambda sr: (sr[1].scenario_id, sr[1].trial)):
-        scores[record.scenario_id].append(float(record.score or 0.0))
+    for record in sorted(kept, key=lambda r: (r.scenario.id, r.score.trial)):
+        scores[record.scenario.id].append(float(record.score.score or 0.0))
     return RunUncertainty(
         settings=settings,
         metrics={k: v for k, v in intervals.items() if not k.startswith(_PASS)},

@@ -24,8 +24,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolplay.messages import Trajectory
-from toolplay.scenarios import Scenario, scenario_registry
-from toolplay.scoring._result import ScenarioScore, ScoringContext
+from toolplay.scenarios import Scenario, ScenarioSetup
+from toolplay.scoring._aggregates import MethodSummary, MetricValues, TrialSpread
+from toolplay.scoring._evidence import CallRecord, ScenarioScore, SlotEvidence
+from toolplay.scoring._result import ScoringContext
+from toolplay.scoring._scorer import Scored, group_counts
 from toolplay.scoring._slots import (
     SlotScore,
     across_trials,
@@ -34,6 +37,7 @@ from toolplay.scoring._slots import (
     score_dialogue,
     slot_scores,
 )
+from toolplay.tools import Registry
 
 FAILURES = ("never_called", "wrong_function", "parse_failure", "round_limit")
 """Failure reasons counted in the summary (see `_slots`)."""
@@ -69,8 +73,7 @@ def _same(a: Any, b: Any) -> bool:
     return canonical(a) == canonical(b)
 
 
-def _defaults(scenario: Scenario, name: str) -> dict[str, Any]:
-    registry = scenario_registry(scenario)
+def _defaults(registry: Registry, name: str) -> dict[str, Any]:
     if name not in registry:
         return {}
     fields = registry.tools[name].arguments.model_fields
@@ -90,7 +93,7 @@ def _accepted(predicted: dict[str, Any], label: Label) -> dict[str, Any]:
 
 
 def score_slots(
-    scenario: Scenario, trajectory: Trajectory, context: ScoringContext | None = None
+    setup: ScenarioSetup, trajectory: Trajectory, context: ScoringContext | None = None
 ) -> ScenarioScore:
     """Slot precision, recall and F1 of the final call against the label; score = F1.
 
@@ -98,6 +101,7 @@ def score_slots(
     slots, the label and the predicted call. A label call that the environment refused is a
     `validation_problems` entry (the scenario's label cannot be right).
     """
+    scenario = setup.scenario
     label = slot_label(scenario)
     if label is None:
         return ScenarioScore(
@@ -105,9 +109,9 @@ def score_slots(
             trial=trajectory.trial,
             evaluation=scenario.evaluation,
             score=None,
-            details={"error": "no label: give metadata.label or a reference call"},
+            error="no label: give metadata.label or a reference call",
         )
-    defaults = _defaults(scenario, label.name)
+    defaults = _defaults(setup.registry, label.name)
     wanted = _without_defaults(label.arguments, defaults)
     result = score_dialogue(trajectory, label.name, wanted)
     call = final_call(trajectory)
@@ -120,30 +124,29 @@ def score_slots(
         error = _call_error(trajectory, call.id if call else None)
         if result.f1 == 1.0 and error is not None:
             problems.append(f"the label call {label.name} failed: {error}")
-    details: dict[str, Any] = {
-        "slot_precision": result.precision,
-        "slot_recall": result.recall,
-        "slot_f1": result.f1,
-        "failure": result.failure,
-        "correct": list(result.correct),
-        "wrong": list(result.wrong),
-        "missing": list(result.missing),
-        "label": {"name": label.name, "arguments": label.arguments},
-        "predicted": None
+    evidence = SlotEvidence(
+        slot_precision=result.precision,
+        slot_recall=result.recall,
+        slot_f1=result.f1,
+        failure=result.failure,
+        correct=list(result.correct),
+        wrong=list(result.wrong),
+        missing=list(result.missing),
+        label=CallRecord(name=label.name, arguments=label.arguments),
+        predicted=None
         if call is None
-        else {
-            "name": trajectory.real_tool_name(call.name),
-            "arguments": predicted if predicted is not None else call.arguments,
-        },
-    }
-    if problems:
-        details["validation_problems"] = problems
+        else CallRecord(
+            name=trajectory.real_tool_name(call.name),
+            arguments=predicted if predicted is not None else call.arguments,
+        ),
+        validation_problems=problems,
+    )
     return ScenarioScore(
         scenario_id=scenario.id,
         trial=trajectory.trial,
         evaluation=scenario.evaluation,
         score=result.f1,
-        details=details,
+        evidence=evidence,
     )
 
 
@@ -158,43 +161,49 @@ def _call_error(trajectory: Trajectory, call_id: str | None) -> str | None:
     return None
 
 
-def _slot_score(details: Mapping[str, Any]) -> SlotScore:
+def _slot_score(evidence: SlotEvidence) -> SlotScore:
     return SlotScore(
-        float(details["slot_precision"]),
-        float(details["slot_recall"]),
-        float(details["slot_f1"]),
-        details.get("failure"),
+        evidence.slot_precision,
+        evidence.slot_recall,
+        evidence.slot_f1,
+        evidence.failure,
         (),
         (),
         (),
     )
 
 
-def _metrics(scores: Sequence[SlotScore]) -> dict[str, Any]:
-    return {**macro_average(scores), "dialogues": len(scores)}
-
-
-def aggregate_slots(records: Sequence[tuple[Scenario, ScenarioScore]]) -> dict[str, Any]:
+def aggregate_slots(records: Sequence[Scored]) -> MethodSummary:
     """Run metrics of a slots suite (see the module docstring)."""
-    kept = [(s, r) for s, r in records if r.score is not None and "slot_f1" in r.details]
-    scores = [_slot_score(r.details) for _, r in kept]
+    kept = [
+        (r, r.score.evidence)
+        for r in records
+        if r.score.score is not None and isinstance(r.score.evidence, SlotEvidence)
+    ]
+    scores = [_slot_score(evidence) for _, evidence in kept]
     failures: Counter[str] = Counter({reason: 0 for reason in FAILURES})
     failures.update(s.failure for s in scores if s.failure is not None)
-    metrics: dict[str, Any] = {**_metrics(scores), "failures": dict(failures)}
     per_trial: dict[int, list[SlotScore]] = defaultdict(list)
     groups: dict[str, list[SlotScore]] = defaultdict(list)
-    for (scenario, record), score in zip(kept, scores, strict=True):
-        per_trial[record.trial].append(score)
-        for category in scenario.categories:
+    members: dict[str, list[Scored]] = defaultdict(list)
+    for (record, _), score in zip(kept, scores, strict=True):
+        per_trial[record.score.trial].append(score)
+        for category in record.scenario.categories:
             groups[category].append(score)
+            members[category].append(record)
+    over_trials = None
     if len(per_trial) > 1:
-        metrics["over_trials"] = across_trials(
-            [macro_average(per_trial[t]) for t in sorted(per_trial)]
-        )
-    return {
-        "metrics": metrics,
-        "by_category": {
-            name: {**macro_average(group), "scenarios": len(group)}
+        spread = across_trials([macro_average(per_trial[t]) for t in sorted(per_trial)])
+        over_trials = {name: TrialSpread.model_validate(v) for name, v in spread.items()}
+    metrics = MetricValues.of(
+        {**macro_average(scores), "dialogues": len(scores)},
+        failures=failures,
+        over_trials=over_trials,
+    )
+    return MethodSummary(
+        metrics=metrics,
+        by_category={
+            name: MetricValues.of({**macro_average(group), **group_counts(members[name])})
             for name, group in sorted(groups.items())
         },
-    }
+    )

@@ -1,29 +1,12 @@
-"""Scenario-level score records and the context scorers may need."""
+"""What scorers may need besides the trajectory: the shared, lazily built scoring resources."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-from pydantic import BaseModel, Field
 
 TextSimilarity = Callable[[Sequence[str], Sequence[str]], list[float]]
 """Pairwise similarity of two equally long lists of texts (e.g. embedding cosine)."""
-
-
-class ScenarioScore(BaseModel):
-    """The score of one trajectory with the evidence behind it.
-
-    `score` is None when the scenario could not be evaluated (an infrastructure error):
-    such records are listed, never averaged.
-    """
-
-    scenario_id: str
-    trial: int = 0
-    evaluation: str
-    score: float | None
-    details: dict[str, Any] = Field(default_factory=dict)
 
 
 @dataclass
@@ -31,8 +14,9 @@ class ScoringContext:
     """Shared, lazily built resources for scorers (embedding model, ...)."""
 
     similarity_factory: Callable[[], TextSimilarity] | None = None
-    info: dict[str, Any] = field(default_factory=dict)
-    _similarity: TextSimilarity | None = None
+    embedding_model: str | None = None
+    """The name of the embedding model behind `similarity`, recorded with the run."""
+    _similarity: TextSimilarity | None = field(default=None, repr=False)
 
     def similarity(self) -> TextSimilarity:
         """The text similarity function, built on first use."""

@@ -73,17 +73,29 @@ class UncertaintySettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    level: float = Field(default=0.95, gt=0.0, lt=1.0, description="Confidence level.")
+    level: float = Field(
+        default=0.95,
+        gt=0.0,
+        lt=1.0,
+        description="Confidence level of intervals and tests, between 0 and 1 (default 0.95).",
+    )
     resamples: int = Field(
         default=2000,
         ge=100,
         le=1_000_000,
-        description="Bootstrap resamples (and random permutations of a paired test).",
+        description="Bootstrap resamples (and random permutations of a paired test; default 2000).",
     )
-    seed: int = Field(default=0, ge=0, description="Seed of every resample and permutation.")
-    method: CiMethod = Field(default="bca", description="Bootstrap interval: BCa or percentile.")
+    seed: int = Field(
+        default=0, ge=0, description="Seed of every resample and permutation (default 0)."
+    )
+    method: CiMethod = Field(
+        default="bca", description="Bootstrap interval: bca (default) or percentile."
+    )
     power: float = Field(
-        default=0.8, gt=0.0, lt=1.0, description="Power assumed for detectable differences."
+        default=0.8,
+        gt=0.0,
+        lt=1.0,
+        description="Power assumed for the smallest detectable difference (default 0.8).",
     )
 
 

@@ -1,7 +1,7 @@
 """Tools: the `@tool` decorator, registries built from domains, and safe execution."""
 
 from toolplay.tools._augmentations import AUGMENTATIONS, present, rank_distractors, scrambled_name
-from toolplay.tools._catalog import GROUPS, domains, expand_domains, registry_for
+from toolplay.tools._catalog import SANDBOX_DOMAINS, ToolCatalog, builtin_domains
 from toolplay.tools._decorator import ToolKind, ToolMeta, tool, tool_meta
 from toolplay.tools._errors import (
     AuthenticationError,
@@ -24,7 +24,9 @@ from toolplay.tools._registry import (
 )
 
 __all__ = [
-    "GROUPS",
+    "SANDBOX_DOMAINS",
+    "ToolCatalog",
+    "builtin_domains",
     "AUGMENTATIONS",
     "Augmentation",
     "ToolPresentation",
@@ -46,9 +48,6 @@ __all__ = [
     "ToolOutcome",
     "ToolSpec",
     "build_registry",
-    "domains",
-    "expand_domains",
-    "registry_for",
     "parse_arguments",
     "to_json_value",
     "tool",
