@@ -4,11 +4,14 @@ records its settings, and is byte-for-byte the same for the same stored results.
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
+from toolplay.report import render_summary
 from toolplay.runs import (
     RunConfig,
     RunSummary,
@@ -127,3 +130,19 @@ def test_interval_settings_are_options_outside_the_runs_identity() -> None:
     assert {"ci_level", "ci_resamples", "ci_seed", "ci_method", "ci_power"} <= set(option_keys())
     assert run_identity(config) == run_identity(RunConfig(suite="quick"))
     assert "uncertainty" in RunConfig.model_json_schema()["properties"]
+
+
+def test_a_plugin_scorer_without_parts_gets_intervals_on_its_mean_score(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The example plugin's scorer declares no parts: its mean scenario score is resampled."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "plugin_example"))
+    config = RunConfig(suite="counter", out=tmp_path / "run", plugins=["toolplay_counter"])
+    summary = asyncio.run(execute_run(config))
+    assert summary.uncertainty is not None
+    score = summary.uncertainty.metrics["score"]
+    assert score.estimate == summary.metrics.get("target_hit_rate") == 1.0
+    assert (score.low, score.high, score.n) == (1.0, 1.0, 2)
+    console = Console(width=120, record=True)
+    render_summary(summary, console)
+    assert re.search(r"score\s+│\s+1\.000\s+│\s+1\.000–1\.000", console.export_text())

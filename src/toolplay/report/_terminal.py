@@ -73,6 +73,10 @@ def render_summary(summary: RunSummary | dict[str, Any], console: Console) -> No
             interval = uncertainty.metrics.get(key) if uncertainty else None
             cell = interval_text(interval) if interval else ""  # counts have none
             _row(head, key, fmt(value), *([cell] if ci else []))
+    headline = summary.get("metrics") or {}
+    for key, interval in uncertainty.metrics.items() if uncertainty else ():
+        if key not in headline:  # a scorer that declares no parts: its mean scenario score
+            _row(head, key, fmt(interval.estimate), interval_text(interval))
     console.print(head)
     for key, title_text in GROUP_SECTIONS:
         groups = summary.get(key)
