@@ -18,7 +18,9 @@ from toolplay.runs import RunSummary
 
 @app.command("import-inspect")
 def import_inspect(
-    log: Annotated[Path, typer.Argument(help="An Inspect log (.eval or .json) of a toolplay task.")],
+    log: Annotated[
+        Path, typer.Argument(help="An Inspect log (.eval or .json) of a toolplay task.")
+    ],
     out: Annotated[Path, typer.Option(help="The run folder to write (new or empty).")],
 ) -> None:
     """Read an Inspect log of `inspect eval toolplay/...` into a run folder (report, compare)."""

@@ -111,9 +111,7 @@ def mock_outputs(responder: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
         return ModelOutput(
             model="mockllm",
             choices=[
-                ChatCompletionChoice(
-                    message=message, stop_reason="tool_calls" if calls else "stop"
-                )
+                ChatCompletionChoice(message=message, stop_reason="tool_calls" if calls else "stop")
             ],
             usage=ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2),
         )

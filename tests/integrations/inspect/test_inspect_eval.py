@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.model import get_model
 from inspect_helpers import (
     DEFAULT_MOCK_OUTPUT,
     MODEL,
@@ -28,9 +31,6 @@ from inspect_helpers import (
     scenarios_of,
     toolplay_run,
 )
-from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog, read_eval_log
-from inspect_ai.model import get_model
 from typer.testing import CliRunner
 
 from toolplay.cli import app
@@ -54,15 +54,37 @@ class Family:
     augment: tuple[str, ...] = ()
 
 
+LIMIT = 4
+
+
 def families(tooltalk: Path) -> list[Family]:
     return [
-        Family("sandbox", "toolplay/sandbox", {"augmentation": "none", "limit": 6}, "sandbox",
-               None, 6, ("none",)),
-        Family("tooltalk", "toolplay/tooltalk", {"data": str(tooltalk), "limit": 3},
-               f"tooltalk:{tooltalk}", "static", 3),
-        Family("autode-static", "toolplay/autode", {"mode": "static", "limit": 6}, "autode",
-               "static", 6),
-        Family("autode-dynamic", "toolplay/autode", {"limit": 6}, "autode", None, 6),
+        Family(
+            "sandbox",
+            "toolplay/sandbox",
+            {"augmentation": "none", "limit": LIMIT},
+            "sandbox",
+            None,
+            LIMIT,
+            ("none",),
+        ),
+        Family(
+            "tooltalk",
+            "toolplay/tooltalk",
+            {"data": str(tooltalk), "limit": LIMIT},
+            f"tooltalk:{tooltalk}",
+            "static",
+            LIMIT,
+        ),
+        Family(
+            "autode-static",
+            "toolplay/autode",
+            {"mode": "static", "limit": LIMIT},
+            "autode",
+            "static",
+            LIMIT,
+        ),
+        Family("autode-dynamic", "toolplay/autode", {"limit": LIMIT}, "autode", None, LIMIT),
     ]
 
 
@@ -124,8 +146,20 @@ def assert_imports_like(log: EvalLog, baseline: Baseline, out: Path) -> None:
     assert result.exit_code == 0, result.output
     imported = load_summary(out).to_json()
     original = baseline.summary.to_json()
-    for key in ("metrics", "by_category", "by_augmentation", "counts", "splits", "completed",
-                "errors", "scenarios", "termination", "trials", "mode", "suite_name"):
+    for key in (
+        "metrics",
+        "by_category",
+        "by_augmentation",
+        "counts",
+        "splits",
+        "completed",
+        "errors",
+        "scenarios",
+        "termination",
+        "trials",
+        "mode",
+        "suite_name",
+    ):
         assert close(imported.get(key), original.get(key)), key
     assert imported["assistant"].startswith("inspect:")
 
@@ -179,38 +213,57 @@ def _task(family: Family) -> Any:
     return task_create(family.task, **family.task_args)
 
 
-def inspect_cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> list[EvalLog]:
-    """Run the `inspect` command of this environment; the logs it wrote, in task order."""
+def inspect_cli(
+    tmp_path: Path, *args: str, env: dict[str, str] | None = None
+) -> dict[str, EvalLog]:
+    """Run the `inspect` command of this environment; the logs it wrote, by task name."""
     logs = tmp_path / "logs"
-    command = [str(Path(sys.executable).parent / "inspect"), "eval", *args,
-               "--log-dir", str(logs), "--display", "none"]
+    command = [
+        str(Path(sys.executable).parent / "inspect"),
+        "eval",
+        *args,
+        "--log-dir",
+        str(logs),
+        "--display",
+        "none",
+    ]
     completed = subprocess.run(
         command, env={**os.environ, **(env or {})}, capture_output=True, text=True, timeout=600
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
     found = [read_eval_log(str(p)) for p in sorted(logs.glob("*.eval"))]
-    return sorted(found, key=lambda log: log.eval.created)
+    return {log.eval.task: log for log in found}
 
 
 def test_cli_openai_provider(
     setup: tuple[list[Family], ChatServer, dict[str, Baseline]], tmp_path: Path
 ) -> None:
+    """One `inspect eval` of three tasks (task parameters a task lacks are ignored by it)."""
     chosen, server, baselines = setup
-    by_name = {f.name: f for f in chosen}
+    tooltalk = next(f for f in chosen if f.name == "tooltalk")
     env = {f"{SERVICE.upper()}_BASE_URL": server.base_url, f"{SERVICE.upper()}_API_KEY": "k"}
-    model = ["--model", f"openai-api/{SERVICE}/{MODEL}", "--max-retries", "0"]
-    sandbox = by_name["sandbox"]
-    (log,) = inspect_cli(tmp_path / "a", "toolplay/sandbox", *model, "-T", "augmentation=none",
-                         "-T", f"limit={sandbox.limit}", env=env)
-    assert_same(log, baselines["sandbox"])
-    tooltalk = by_name["tooltalk"]
-    (log,) = inspect_cli(tmp_path / "b", "toolplay/tooltalk", *model, "-T",
-                         f"data={tooltalk.task_args['data']}", "-T", f"limit={tooltalk.limit}",
-                         env=env)
-    assert_same(log, baselines["tooltalk"])
-    (log,) = inspect_cli(tmp_path / "c", "toolplay/autode", *model, "-T", "mode=static",
-                         "-T", f"limit={by_name['autode-static'].limit}", env=env)
-    assert_same(log, baselines["autode-static"])
+    logs = inspect_cli(
+        tmp_path,
+        "toolplay/sandbox",
+        "toolplay/tooltalk",
+        "toolplay/autode",
+        "--model",
+        f"openai-api/{SERVICE}/{MODEL}",
+        "--max-retries",
+        "0",
+        "-T",
+        "augmentation=none",
+        "-T",
+        f"data={tooltalk.task_args['data']}",
+        "-T",
+        "mode=static",
+        "-T",
+        f"limit={LIMIT}",
+        env=env,
+    )
+    assert_same(logs["toolplay/sandbox"], baselines["sandbox"])
+    assert_same(logs["toolplay/tooltalk"], baselines["tooltalk"])
+    assert_same(logs["toolplay/autode"], baselines["autode-static"])
 
 
 def test_cli_mock_model(tmp_path: Path) -> None:
@@ -218,17 +271,20 @@ def test_cli_mock_model(tmp_path: Path) -> None:
     same text; the `inspect` process gets an offline stand-in for tiktoken's encoding."""
     stand_in = Path(__file__).parent / "offline_tiktoken"
     env = {"PYTHONPATH": os.pathsep.join([str(stand_in), os.environ.get("PYTHONPATH", "")])}
+    logs = inspect_cli(
+        tmp_path,
+        "toolplay/sandbox",
+        "toolplay/autode",
+        "--model",
+        "mockllm/model",
+        "-T",
+        "augmentation=none",
+        "-T",
+        f"limit={LIMIT}",
+        env=env,
+    )
     with ChatServer(scripted([text(DEFAULT_MOCK_OUTPUT)])) as server:
-        for name, args, suite, mode, augment in (
-            ("sandbox", ["toolplay/sandbox", "-T", "augmentation=none"], "sandbox", None,
-             ("none",)),
-            ("autode", ["toolplay/autode"], "autode", None, ()),
-        ):
-            baseline = Baseline(
-                tmp_path / name,
-                toolplay_run(tmp_path / name, server.base_url, suite=suite, mode=mode, limit=4,
-                             augment=augment),
-            )
-            (log,) = inspect_cli(tmp_path / f"{name}-inspect", *args, "-T", "limit=4",
-                                 "--model", "mockllm/model", env=env)
-            assert_same(log, baseline)
+        for task, suite, augment in (("sandbox", "sandbox", ("none",)), ("autode", "autode", ())):
+            out = tmp_path / task
+            summary = toolplay_run(out, server.base_url, suite=suite, limit=LIMIT, augment=augment)
+            assert_same(logs[f"toolplay/{task}"], Baseline(out, summary))

@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog
+from inspect_ai.model import get_model
 from inspect_helpers import (
     MODEL,
     FlawedResponder,
@@ -16,9 +19,6 @@ from inspect_helpers import (
     scenarios_of,
     toolplay_run,
 )
-from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog
-from inspect_ai.model import get_model
 from typer.testing import CliRunner
 
 from toolplay.cli import app
@@ -74,7 +74,10 @@ def test_an_inspect_model_error_is_an_infrastructure_error_not_a_zero(tmp_path: 
     responder = FailingFor(failing.script[0])
     model = get_model("mockllm/model", custom_outputs=mock_outputs(responder))
     (log,) = inspect_eval(
-        autode(limit=4), model=model, log_dir=str(tmp_path / "logs"), display="none",
+        autode(limit=4),
+        model=model,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
         fail_on_error=False,
     )
     assert log.status == "success" and log.samples is not None
@@ -108,7 +111,9 @@ def test_an_inspect_model_error_is_an_infrastructure_error_not_a_zero(tmp_path: 
 def breaks_first_call(request: dict[str, Any]) -> dict[str, Any]:
     """The reference, with the conversation's first tool call's arguments cut mid-JSON."""
     answer = ReferenceResponder(SANDBOX[:1])(request)
-    earlier = [m for m in request["messages"] if m.get("role") == "assistant" and m.get("tool_calls")]
+    earlier = [
+        m for m in request["messages"] if m.get("role") == "assistant" and m.get("tool_calls")
+    ]
     if answer.get("tool_calls") and not earlier and not is_user_request(request):
         return break_arguments(answer)
     return answer
@@ -117,8 +122,10 @@ def breaks_first_call(request: dict[str, Any]) -> dict[str, Any]:
 def test_a_malformed_call_goes_back_to_the_model_as_its_result(tmp_path: Path) -> None:
     with ChatServer(breaks_first_call) as server:
         (log,) = inspect_eval(
-            sandbox(augmentation="none", limit=1), model=endpoint_model(server),
-            log_dir=str(tmp_path / "logs"), display="none",
+            sandbox(augmentation="none", limit=1),
+            model=endpoint_model(server),
+            log_dir=str(tmp_path / "logs"),
+            display="none",
         )
     assert log.status == "success"
     played = trajectory(log, SANDBOX[0].id)
@@ -133,14 +140,17 @@ def test_a_malformed_call_goes_back_to_the_model_as_its_result(tmp_path: Path) -
 def test_parallel_calls_match_toolplay_run(tmp_path: Path) -> None:
     with ChatServer(ReferenceResponder(SANDBOX, parallel=True)) as server:
         (log,) = inspect_eval(
-            sandbox(augmentation="none", limit=4), model=endpoint_model(server),
-            log_dir=str(tmp_path / "logs"), display="none",
+            sandbox(augmentation="none", limit=4),
+            model=endpoint_model(server),
+            log_dir=str(tmp_path / "logs"),
+            display="none",
         )
-        summary = toolplay_run(tmp_path / "run", server.base_url, suite="sandbox", limit=4,
-                               augment=["none"])
-    assert any(
-        len(m.tool_calls) > 1 for s in SANDBOX for m in trajectory(log, s.id).messages
-    ), "the responder should have sent several calls in one message"
+        summary = toolplay_run(
+            tmp_path / "run", server.base_url, suite="sandbox", limit=4, augment=["none"]
+        )
+    assert any(len(m.tool_calls) > 1 for s in SANDBOX for m in trajectory(log, s.id).messages), (
+        "the responder should have sent several calls in one message"
+    )
     assert sample_scores(log) == pytest.approx(run_scores(tmp_path / "run"), abs=1e-9)
     expected = {k: v for k, v in summary.metrics.values().items() if v is not None}
     assert metrics(log) == pytest.approx(expected, abs=1e-9)
@@ -150,11 +160,20 @@ def test_user_model_role_plays_a_model_driven_user(tmp_path: Path) -> None:
     with ChatServer(FlawedResponder(SANDBOX)) as server:
         model = endpoint_model(server)
         (log,) = inspect_eval(
-            sandbox(augmentation="none", limit=3, user="model"), model=model,
-            model_roles={"user": model}, log_dir=str(tmp_path / "logs"), display="none",
+            sandbox(augmentation="none", limit=3, user="model"),
+            model=model,
+            model_roles={"user": model},
+            log_dir=str(tmp_path / "logs"),
+            display="none",
         )
-        summary = toolplay_run(tmp_path / "run", server.base_url, suite="sandbox", limit=3,
-                               augment=["none"], user=f"openai:{MODEL}")
+        summary = toolplay_run(
+            tmp_path / "run",
+            server.base_url,
+            suite="sandbox",
+            limit=3,
+            augment=["none"],
+            user=f"openai:{MODEL}",
+        )
         user_requests = [r for r in server.requests if is_user_request(r.body)]
     assert user_requests, "the user simulator must have asked the endpoint"
     assert {trajectory(log, s.id).termination for s in SANDBOX[:3]} == {"user_ended"}
@@ -166,8 +185,10 @@ def test_user_model_role_plays_a_model_driven_user(tmp_path: Path) -> None:
 def test_a_missing_user_model_role_is_refused(tmp_path: Path) -> None:
     model = get_model("mockllm/model", custom_outputs=mock_outputs(FlawedResponder(SANDBOX)))
     (log,) = inspect_eval(
-        sandbox(augmentation="none", limit=1, user="model"), model=model,
-        log_dir=str(tmp_path / "logs"), display="none",
+        sandbox(augmentation="none", limit=1, user="model"),
+        model=model,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
     )
     assert log.status == "error"
     assert "user" in json.dumps(log.error.message if log.error else "")
@@ -177,12 +198,16 @@ def test_epochs_are_trials(tmp_path: Path) -> None:
     responder = FlawedResponder(AUTODE)
     model = get_model("mockllm/model", custom_outputs=mock_outputs(responder))
     (log,) = inspect_eval(
-        autode(mode="static", limit=4), model=model, epochs=2,
-        log_dir=str(tmp_path / "logs"), display="none",
+        autode(mode="static", limit=4),
+        model=model,
+        epochs=2,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
     )
     with ChatServer(responder) as server:
-        summary = toolplay_run(tmp_path / "run", server.base_url, suite="autode", mode="static",
-                               limit=4, trials=2)
+        summary = toolplay_run(
+            tmp_path / "run", server.base_url, suite="autode", mode="static", limit=4, trials=2
+        )
     assert sample_scores(log) == pytest.approx(run_scores(tmp_path / "run"), abs=1e-9)
     assert {trial for _, trial in sample_scores(log)} == {0, 1}
     expected = {k: v for k, v in summary.metrics.values().items() if v is not None}
@@ -190,8 +215,9 @@ def test_epochs_are_trials(tmp_path: Path) -> None:
 
 
 def test_selection_by_category_and_augmentation() -> None:
-    plan = build_plan("sandbox", augment="none,scrambled_names", category="state_dependency",
-                      limit=5)
+    plan = build_plan(
+        "sandbox", augment="none,scrambled_names", category="state_dependency", limit=5
+    )
     chosen = list(plan.scenarios.values())
     assert len(chosen) == 5
     assert all("state_dependency" in s.categories for s in chosen)

@@ -85,8 +85,8 @@ def inspect_message(message: Message) -> ChatMessage | None:
     if message.is_tool_result and message.recipient == "assistant":
         error = None
         if message.error is not None:
-            kind = "parsing" if message.error_type == "malformed_arguments" else "unknown"
-            error = ToolCallError(kind, message.error)
+            malformed = message.error_type == "malformed_arguments"
+            error = ToolCallError("parsing" if malformed else "unknown", message.error)
         return ChatMessageTool(
             content=tool_result_content(message),
             tool_call_id=message.tool_call_id,

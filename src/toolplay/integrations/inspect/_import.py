@@ -146,7 +146,11 @@ def _selection(log: Path, eval_log: EvalLog) -> Selection:
 
 def _roles(log: Path, eval_log: EvalLog, selection: Selection) -> dict[str, Any]:
     spec = eval_log.eval
-    model_roles = {name: role.model for name, role in (spec.model_roles or {}).items()}
+    model_roles = {
+        name: (role[0] if isinstance(role, list) else role).model
+        for name, role in (spec.model_roles or {}).items()
+        if role
+    }
     assistant: dict[str, Any] = {
         "name": f"inspect:{spec.model}",
         "provider": "inspect",

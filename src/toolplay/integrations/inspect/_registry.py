@@ -8,4 +8,12 @@ from toolplay.integrations.inspect._scorer import toolplay_metrics, toolplay_sco
 from toolplay.integrations.inspect._solver import toolplay_play
 from toolplay.integrations.inspect._tasks import autode, sandbox, suite, tooltalk
 
-__all__ = ["autode", "sandbox", "suite", "toolplay_metrics", "toolplay_play", "toolplay_score", "tooltalk"]
+__all__ = [
+    "autode",
+    "sandbox",
+    "suite",
+    "toolplay_metrics",
+    "toolplay_play",
+    "toolplay_score",
+    "tooltalk",
+]

@@ -115,4 +115,3 @@ def explain(scored: ScenarioScore) -> str:
             value = evidence[key]
             parts.append(f"{key} {value:.4f}" if isinstance(value, float) else f"{key} {value}")
     return "; ".join(parts)
-

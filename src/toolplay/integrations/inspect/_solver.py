@@ -18,6 +18,7 @@ from __future__ import annotations
 from inspect_ai.log import transcript
 from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
+from pydantic import JsonValue
 
 from toolplay.conversation import PlayRequest
 from toolplay.faults import InfrastructureError
@@ -81,7 +82,7 @@ def record(state: TaskState, trajectory: Trajectory, model: str) -> None:
             "error": trajectory.error,
             "mode": trajectory.mode,
             "user": trajectory.user,
-            "tool_names": trajectory.tool_names,
+            "tool_names": dict[str, JsonValue](trajectory.tool_names),
             "world_changes": [c.model_dump(mode="json") for c in trajectory.changes],
         },
         source="toolplay",
