@@ -193,6 +193,16 @@ def test_python_api_openai_provider(
         values |= {_value(s.scores) for s in log.samples or []}
         assert_imports_like(log, baselines[family.name], tmp_path / "runs" / family.name)
     assert len(values) > 2, "the comparison must cover different scores, not only 0 or 1"
+    # the imported folder is a run folder for the report and the comparison
+    imported = tmp_path / "runs" / "sandbox"
+    report = CliRunner().invoke(app, ["report", str(imported)])
+    assert report.exit_code == 0, report.output
+    assert (imported / "report.html").stat().st_size > 0
+    compared = CliRunner().invoke(
+        app, ["compare", str(baselines["sandbox"].out), str(imported)], env={"COLUMNS": "200"}
+    )
+    assert compared.exit_code == 0, compared.output
+    assert "inspect:openai-api/tpserver/ref" in compared.output
 
 
 def test_python_api_mock_model(

@@ -154,6 +154,18 @@ def test_parallel_calls_match_toolplay_run(tmp_path: Path) -> None:
     assert sample_scores(log) == pytest.approx(run_scores(tmp_path / "run"), abs=1e-9)
     expected = {k: v for k, v in summary.metrics.values().items() if v is not None}
     assert metrics(log) == pytest.approx(expected, abs=1e-9)
+    # what `inspect view` shows: the conversation, the calls, the world changes
+    sample = (log.samples or [])[0]
+    played = trajectory(log, str(sample.id))
+    assert [m.metadata["index"] for m in sample.messages if m.metadata] == [
+        m.index for m in played.messages if not (m.sender == "user" and m.tool_calls)
+    ]
+    assert sum(len(m.tool_calls or []) for m in sample.messages if m.role == "assistant") == sum(
+        len(m.tool_calls) for m in played.messages if m.sender == "assistant"
+    )
+    (info,) = [e for e in sample.events if e.event == "info" and e.source == "toolplay"]
+    assert info.data["world_changes"] == [c.model_dump(mode="json") for c in played.changes]
+    assert played.changes, "a sandbox scenario changes the world"
 
 
 def test_user_model_role_plays_a_model_driven_user(tmp_path: Path) -> None:

@@ -9,7 +9,9 @@ the summary is built by toolplay's own `build_summary` from the stored results.
 
 An errored sample (an infrastructure error, or any other failure Inspect recorded) is stored as
 an error, with its trajectory when the log has one: never scored, as in a toolplay run. Epoch e
-is trial e - 1. The assistant is recorded as `inspect:<model>`.
+is trial e - 1. The assistant is recorded as `inspect:<model>`. `toolplay score` re-scores such a
+folder like any run (it reloads the suite); a task run with `category` is recorded without
+`limit`, as a run has no category filter.
 """
 
 from __future__ import annotations
@@ -78,7 +80,9 @@ def import_inspect_log(log: Path, out: Path) -> RunSummary:
         mode=selection.mode,
         assistant=f"inspect:{model}",
         user=selection.user,
-        limit=selection.limit,
+        # RunConfig has no category filter: with one, no limit, so `toolplay score` finds every
+        # result again (and counts the suite's other scenarios as missing).
+        limit=None if selection.categories else selection.limit,
         out=out,
         trials=trials,
         augment=selection.augment,
