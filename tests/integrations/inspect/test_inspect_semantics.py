@@ -4,12 +4,15 @@ calls, a model-driven user (Inspect's `user` model role), epochs as trials, sele
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import get_model
 from inspect_helpers import (
     MODEL,
@@ -106,6 +109,31 @@ def test_an_inspect_model_error_is_an_infrastructure_error_not_a_zero(tmp_path: 
     assert [e.scenario_id for e in imported.error_list] == [failing.id]
     assert imported.metrics.values() == pytest.approx(summary.metrics.values(), abs=1e-9)
     assert imported.termination == summary.termination
+    # `inspect eval-retry` (toolplay's --resume) plays the errored sample again, only it; the
+    # retried model is mockllm's default (its text answer), so that sample now scores
+    stand_in = Path(__file__).parent / "offline_tiktoken"
+    retried = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "inspect"),
+            "eval-retry",
+            log.location,
+            "--log-dir",
+            str(tmp_path / "retry"),
+            "--display",
+            "none",
+        ],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(stand_in), *sys.path])},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert retried.returncode == 0, retried.stdout + retried.stderr
+    (again,) = [read_eval_log(str(p)) for p in (tmp_path / "retry").glob("*.eval")]
+    assert again.samples is not None and not any(s.error for s in again.samples)
+    before = sample_scores(log)
+    after = sample_scores(again)
+    assert set(after) == set(before) | {(failing.id, 0)}
+    assert {k: after[k] for k in before} == before
 
 
 def breaks_first_call(request: dict[str, Any]) -> dict[str, Any]:
