@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-import inspect_helpers  # noqa: F401  (skips without Inspect)
+import pytest
+
+pytest.importorskip(
+    "inspect_ai", reason="the inspect extra is not installed (pip install -e '.[inspect]')"
+)
+
 from inspect_ai.model import (
     ChatCompletionChoice,
     ChatMessageAssistant,

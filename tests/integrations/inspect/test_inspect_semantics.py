@@ -11,6 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip(
+    "inspect_ai", reason="the inspect extra is not installed (pip install -e '.[inspect]')"
+)
+
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import get_model
