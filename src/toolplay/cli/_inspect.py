@@ -1,0 +1,40 @@
+"""`toolplay import-inspect`: an Inspect log of a toolplay task, as a toolplay run folder.
+
+`inspect_ai` is imported only when the command runs, so the CLI starts as fast without the
+`inspect` extra (or with it) as before.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolplay.cli._app import _guard, app, console
+from toolplay.report import render_summary
+from toolplay.runs import RunSummary
+
+
+@app.command("import-inspect")
+def import_inspect(
+    log: Annotated[
+        Path, typer.Argument(help="An Inspect log (.eval or .json) of a toolplay task.")
+    ],
+    out: Annotated[Path, typer.Option(help="The run folder to write (new or empty).")],
+) -> None:
+    """Read an Inspect log of `inspect eval toolplay/...` into a run folder (report, compare)."""
+
+    def load() -> RunSummary:
+        try:
+            from toolplay.integrations.inspect import import_inspect_log
+        except ImportError as exc:
+            raise RuntimeError(
+                f"reading Inspect logs needs the inspect extra: pip install 'toolplay[inspect]' "
+                f"({exc})"
+            ) from exc
+        return import_inspect_log(log, out)
+
+    summary = _guard(load)
+    render_summary(summary, console)
+    console.print(f"Run folder written to [bold]{out}[/bold]", highlight=False)
