@@ -35,6 +35,7 @@ OPERATIONAL_OPTIONS = frozenset(
 them, and they are left out of the run's identity."""
 
 _URL_OPTIONS = frozenset({"base_url", "user_base_url"})
+_CHOICE_OPTIONS: dict[str, tuple[str, ...]] = {"slot_matching": ("exact", "lenient")}
 _OPTION_CHECKS: dict[str, tuple[type, float | None, bool]] = {
     # option: (int or float, lower bound or None, bound allowed)
     "timeout": (float, 0, False),
@@ -47,6 +48,7 @@ _OPTION_CHECKS: dict[str, tuple[type, float | None, bool]] = {
     "max_tokens": (int, 1, True),
     "seed": (int, None, True),
     "max_calls_per_turn": (int, 1, True),
+    "max_rounds": (int, 1, True),
 }
 
 
@@ -66,6 +68,12 @@ def _check_option(name: str, value: object) -> None:
             raise _option_error(
                 name, f"{value!r} is not an http(s) URL, e.g. http://127.0.0.1:8000/v1"
             )
+    if name in _CHOICE_OPTIONS:
+        if value not in _CHOICE_OPTIONS[name]:
+            raise _option_error(
+                name, f"expected one of {', '.join(_CHOICE_OPTIONS[name])}, got {value!r}"
+            )
+        return
     if name not in _OPTION_CHECKS:
         return
     kind, low, inclusive = _OPTION_CHECKS[name]

@@ -17,7 +17,7 @@ import asyncio
 import json
 import logging
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -68,6 +68,8 @@ logger = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 """Called with (finished, total) after every scenario trial."""
 R = TypeVar("R", Assistant, User)
+SCORING_OPTIONS = ("slot_matching",)
+"""Run options that change how trajectories are scored (not how they are played)."""
 
 
 def role_settings(assistant: Assistant, user: User) -> dict[str, Any]:
@@ -189,7 +191,7 @@ async def execute_run(
         options[CACHE_OPTION] = cache
         assistant = _build_role("--assistant", build_assistant, config.assistant, options)
         user = _build_role("--user", build_user, config.user, options)
-        context = context or default_context(suite)
+        context = context or default_context(suite, config.options)
         store = open_run(config)
     except BaseException:
         if cache is not None:
@@ -268,13 +270,20 @@ async def execute_run(
             cache.close()
 
 
-def default_context(suite: Suite) -> ScoringContext:
+def default_context(suite: Suite, options: Mapping[str, Any] | None = None) -> ScoringContext:
     """The scoring resources a suite's methods need (e.g. ToolTalk's text similarity model).
 
     Resources load lazily; what they are (the embedding model's name) is in `context.info`,
-    which the summary records.
+    which the summary records. Scoring options among the run's `options` (`slot_matching`)
+    go into `context.options` and, being part of what a score means, into `context.info`.
     """
-    return scoring_context_for({scenario.evaluation for scenario in suite.scenarios})
+    context = scoring_context_for({scenario.evaluation for scenario in suite.scenarios})
+    for name in SCORING_OPTIONS:
+        value = (options or {}).get(name)
+        if value is not None:
+            context.options[name] = value
+            context.info[name] = value
+    return context
 
 
 def rescore_run(run_dir: Path, *, context: ScoringContext | None = None) -> dict[str, Any]:
@@ -287,7 +296,7 @@ def rescore_run(run_dir: Path, *, context: ScoringContext | None = None) -> dict
         config = RunConfig.model_validate({**stored, "out": str(run_dir)})
         suite = load_suite(config.suite)
         mode = config.mode or suite.default_mode
-        context = context or default_context(suite)
+        context = context or default_context(suite, config.options)
         scenarios = select_scenarios(suite, config.limit, config.augment)
         by_id = {s.id: s for s in scenarios}
         roles = store.get_meta("roles")

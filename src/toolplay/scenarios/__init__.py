@@ -33,6 +33,7 @@ from toolplay.scenarios._model import (
     UserSide,
     WorldSpec,
 )
+from toolplay.scenarios._slot_label import SlotLabel, slot_label
 from toolplay.scenarios._state_variants import STATE_VARIANTS, VariantSkipped
 from toolplay.scenarios._suites import BUILTIN, IMPORTERS, Suite, load_suite
 from toolplay.scenarios._tooltalk import import_tooltalk, load_databases, tooltalk_turns
@@ -49,6 +50,8 @@ from toolplay.scenarios._variants import (
 from toolplay.scenarios._world import build_world, scenario_registry
 
 __all__ = [
+    "SlotLabel",
+    "slot_label",
     "AUGMENTATION_SETTINGS",
     "STATE_VARIANTS",
     "SkippedVariant",

@@ -238,7 +238,12 @@ def script_scenario(script: UserScript, base: WorldPatch, source: str, prefix: s
         "reference": reference,
         "evaluation": "slots",
         "metadata": {
-            "label": {"name": script.function, "arguments": script.slots, "accept": script.accept},
+            "label": {
+                "name": script.function,
+                "arguments": script.slots,
+                "accept": script.accept,
+                "cleaning": "json",  # sandbox tools take numbers; AutoDE's APIs do not
+            },
             "autode": {
                 "character": script.character,
                 "background": script.background,

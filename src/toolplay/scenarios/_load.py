@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._milestone_checks import check_milestone_spec
 from toolplay.scenarios._model import Scenario
-from toolplay.tools import Registry, RegistryError, registry_for
+from toolplay.tools import Registry, RegistryError, registry_for, with_api_tools
 
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -70,6 +70,11 @@ def check_against_catalog(scenario: Scenario, source: str, prefix: str = "") -> 
         registry = registry_for(scenario.world.domains)
     except RegistryError as exc:
         raise ScenarioError(source, prefix + "world.domains", str(exc)) from exc
+    for i, schema in enumerate(scenario.tools.api_only):
+        try:
+            registry = with_api_tools(registry, [schema])
+        except RegistryError as exc:
+            raise ScenarioError(source, f"{prefix}tools.api_only[{i}]", str(exc)) from exc
     for table in scenario.world.tables:
         if table not in registry.tables:
             raise ScenarioError(

@@ -98,6 +98,12 @@ def _import_autode(argument: str) -> Suite:
     return autode_suite(Path(argument) if argument else None)
 
 
+def _import_autode_data(argument: str) -> Suite:
+    from toolplay.scenarios._autode_data import import_autode_data
+
+    return import_autode_data(argument)
+
+
 IMPORTERS: dict[str, tuple[str, Importer]] = {
     "tooltalk": (
         "ToolTalk data folder (databases/ plus one folder of conversations per split).",
@@ -106,6 +112,11 @@ IMPORTERS: dict[str, tuple[str, Importer]] = {
     "autode": (
         "A file or folder of AutoDE user scripts (format: toolplay.scenarios._autode).",
         _import_autode,
+    ),
+    "autode-data": (
+        "An AutoDE checkout (datasets/data_v1_2.jsonl, API_list.xlsx): the official benchmark "
+        "under AutoDE's protocol; DIR?required=marked for the sheet's own required slots.",
+        _import_autode_data,
     ),
 }
 """Importers by prefix: (description, importer)."""

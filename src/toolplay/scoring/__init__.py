@@ -1,7 +1,8 @@
 """Scoring: pure functions from recorded trajectories to scores, and run aggregates."""
 
+from toolplay.scenarios import slot_label
 from toolplay.scoring._agreement import Agreement, agreement, icc_3_1, pearson, spearman
-from toolplay.scoring._autode import aggregate_slots, score_slots, slot_label
+from toolplay.scoring._autode import MATCHING_OPTION, MATCHINGS, aggregate_slots, score_slots
 from toolplay.scoring._dispatch import (
     AGGREGATORS,
     REFERENCE_CHECKS,
@@ -18,12 +19,17 @@ from toolplay.scoring._embeddings import (
 )
 from toolplay.scoring._milestones import aggregate_milestones, score_milestones
 from toolplay.scoring._result import ScenarioScore, ScoringContext, TextSimilarity
+from toolplay.scoring._slots import clean_prediction, slot_scores
 from toolplay.scoring._state import final_world, reference_world, score_state
 from toolplay.scoring._tooltalk import reproduces_reference, score_tooltalk
 from toolplay.scoring._tooltalk_compare import Call, calls_match
 from toolplay.scoring._tooltalk_summary import aggregate_tooltalk
 
 __all__ = [
+    "MATCHING_OPTION",
+    "MATCHINGS",
+    "clean_prediction",
+    "slot_scores",
     "aggregate_slots",
     "score_slots",
     "slot_label",

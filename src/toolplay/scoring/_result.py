@@ -32,6 +32,8 @@ class ScoringContext:
 
     similarity_factory: Callable[[], TextSimilarity] | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    """Scoring options of the run (e.g. `slot_matching`), kept with it so a re-score agrees."""
     _similarity: TextSimilarity | None = None
 
     def similarity(self) -> TextSimilarity:
