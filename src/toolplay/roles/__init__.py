@@ -1,5 +1,6 @@
 """Roles: assistants under test and users, behind one small async protocol."""
 
+from toolplay.roles._autode_replay import AutodeResultsReplay
 from toolplay.roles._base import (
     Assistant,
     AssistantError,
@@ -25,6 +26,7 @@ from toolplay.roles._scripted import ScriptedUser
 from toolplay.roles._settings import CACHE_OPTION, ModelSettings, RoleOptionError
 
 __all__ = [
+    "AutodeResultsReplay",
     "ReplayAssistant",
     "ASSISTANTS",
     "CACHE_OPTION",

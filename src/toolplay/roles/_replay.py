@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from toolplay.messages import ToolCall
+from toolplay.roles._autode_replay import AutodeResultsReplay
 from toolplay.roles._base import AssistantTurn, InfrastructureError, RoleContext
 from toolplay.scenarios import Scenario, tooltalk_turns
 
@@ -144,8 +145,13 @@ def _arguments(parameters: Any) -> str:
     return json.dumps(parameters)
 
 
-def build_replay_assistant(argument: str, options: dict[str, Any]) -> ReplayAssistant:
-    """`replay:DIR` from the command line."""
+def build_replay_assistant(
+    argument: str, options: dict[str, Any]
+) -> ReplayAssistant | AutodeResultsReplay:
+    """`replay:DIR` (ToolTalk predictions) or `replay:FILE.jsonl` (AutoDE results)."""
     if not argument:
         raise ValueError("replay needs a folder: --assistant replay:DIR")
-    return ReplayAssistant(Path(argument).expanduser())
+    path = Path(argument).expanduser()
+    if path.suffix == ".jsonl" and not path.is_dir():
+        return AutodeResultsReplay(path)
+    return ReplayAssistant(path)

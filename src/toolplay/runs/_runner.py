@@ -17,7 +17,7 @@ import asyncio
 import json
 import logging
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -85,6 +85,25 @@ async def _close_roles(*roles: object) -> None:
         close = getattr(role, "aclose", None)
         if close is not None:
             await close()
+
+
+def fit_to_recording(
+    config: RunConfig, assistant: Assistant, scenarios: Sequence[Scenario]
+) -> RunConfig:
+    """`config` with the trials a replayed recording holds (`prepare_run`), checked up front.
+
+    An assistant that replays recorded dialogues (an AutoDE results file) decides how many
+    trials there are and refuses a recording it cannot score (a dialogue without a record)
+    before anything is written.
+    """
+    prepare = getattr(assistant, "prepare_run", None)
+    if not callable(prepare):
+        return config
+    try:
+        trials = int(prepare(scenarios, config.trials))
+    except ValueError as exc:
+        raise RunError(f"--assistant: {exc}") from exc
+    return config if trials == config.trials else config.model_copy(update={"trials": trials})
 
 
 def open_run(config: RunConfig) -> RunStore:
@@ -191,6 +210,7 @@ async def execute_run(
         options[CACHE_OPTION] = cache
         assistant = _build_role("--assistant", build_assistant, config.assistant, options)
         user = _build_role("--user", build_user, config.user, options)
+        config = fit_to_recording(config, assistant, scenarios)
         context = context or default_context(suite, config.options)
         store = open_run(config)
     except BaseException:

@@ -1,5 +1,12 @@
 """Runtime: the message bus, the execution environment, and conversation play."""
 
+from toolplay.runtime._autode_protocol import (
+    DEFAULT_MAX_ROUNDS,
+    STOP_MARKER,
+    is_protocol_scenario,
+    play_autode_protocol,
+    protocol_prompt,
+)
 from toolplay.runtime._autode_static import play_autode_static
 from toolplay.runtime._bus import MessageBus
 from toolplay.runtime._dynamic import END_CONVERSATION, offered_tools, play_dynamic, renamed
@@ -13,6 +20,11 @@ from toolplay.runtime._static import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_ROUNDS",
+    "STOP_MARKER",
+    "is_protocol_scenario",
+    "play_autode_protocol",
+    "protocol_prompt",
     "play_autode_static",
     "DEFAULT_MAX_CALLS_PER_TURN",
     "play_static",
