@@ -39,7 +39,13 @@ def report(
 
 @app.command()
 def compare(
-    run_dirs: Annotated[list[Path], typer.Argument(help="Two or more run directories.")],
+    run_dirs: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Two or more run directories, each optionally named METHOD:ASSISTANT=DIR "
+            "for system-level agreement (e.g. human:gpt35=runs/h1 dynamic:gpt35=runs/d1)."
+        ),
+    ],
     human: Annotated[
         Path | None, typer.Option(help="CSV of human scores: scenario_id,score per row.")
     ] = None,
@@ -47,7 +53,8 @@ def compare(
         Path | None, typer.Option(help="Also write the comparison as HTML to this file.")
     ] = None,
 ) -> None:
-    """Compare runs side by side, with per-scenario agreement (Pearson, Spearman, ICC(3,1))."""
+    """Compare runs side by side, with system-level agreement (one point per assistant, as
+    AutoDE's Table 2) and per-scenario agreement (Pearson, Spearman, ICC(3,1))."""
     comparison = _guard(lambda: compare_runs(run_dirs, human))
     # The file first: a failure to write it is then the only thing printed.
     written = None

@@ -21,11 +21,14 @@ from toolplay.scoring._milestones import aggregate_milestones, score_milestones
 from toolplay.scoring._result import ScenarioScore, ScoringContext, TextSimilarity
 from toolplay.scoring._slots import clean_prediction, slot_scores
 from toolplay.scoring._state import final_world, reference_world, score_state
+from toolplay.scoring._system_agreement import SystemAgreement, system_agreement
 from toolplay.scoring._tooltalk import reproduces_reference, score_tooltalk
 from toolplay.scoring._tooltalk_compare import Call, calls_match
 from toolplay.scoring._tooltalk_summary import aggregate_tooltalk
 
 __all__ = [
+    "SystemAgreement",
+    "system_agreement",
     "MATCHING_OPTION",
     "MATCHINGS",
     "clean_prediction",
