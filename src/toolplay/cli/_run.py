@@ -63,6 +63,31 @@ def _parse_options(items: list[str]) -> dict[str, Any]:
     return parsed
 
 
+PROMPT_SUFFIXES = (".txt", ".md", ".prompt")
+
+
+def prompt_text(value: str | None, flag: str) -> str | None:
+    """A prompt option's text: the contents of the file it names, else the value itself.
+
+    A value that can only be meant as a file (no spaces, and a prompt-file suffix or a path
+    separator) but names none is refused, so a typo never becomes the prompt.
+    """
+    if value is None:
+        return None
+    path = Path(value).expanduser()
+    if path.is_file():
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise typer.BadParameter(f"cannot read {path}: {exc}", param_hint=flag) from exc
+    looks_like_file = not any(c.isspace() for c in value) and (
+        path.suffix in PROMPT_SUFFIXES or "/" in value
+    )
+    if looks_like_file:
+        raise typer.BadParameter(f"no such file: {value}", param_hint=flag)
+    return value
+
+
 @app.command()
 def run(
     suite: Annotated[str, typer.Option(help="Suite name, NAME:ARG importer, or path.")] = "quick",
@@ -75,7 +100,15 @@ def run(
     trials: Annotated[int, typer.Option(help="Trials per scenario.")] = 1,
     resume: Annotated[bool, typer.Option(help="Continue the run stored in --out.")] = False,
     system_prompt: Annotated[
-        str | None, typer.Option(help="Replace the base system prompt.")
+        str | None,
+        typer.Option(help="Replace the base system prompt: the text, or a file holding it."),
+    ] = None,
+    user_prompt: Annotated[
+        str | None,
+        typer.Option(
+            help="Instructions of a model-driven user in place of toolplay's (the text, or a "
+            "file holding it, e.g. AutoDE's prompts/prompt_eng_user_v3.txt)."
+        ),
     ] = None,
     augment: Annotated[
         list[str] | None,
@@ -134,6 +167,10 @@ def run(
         "user_temperature": user_temperature,
     }
     options = {**_parse_options(option or []), **{k: v for k, v in extra.items() if v is not None}}
+    system_text = prompt_text(system_prompt, "--system-prompt")
+    user_text = prompt_text(user_prompt, "--user-prompt")
+    if user_text is not None:
+        options["user_prompt"] = user_text
 
     def action() -> dict[str, Any]:
         config = RunConfig(
@@ -146,7 +183,7 @@ def run(
             concurrency=concurrency,
             trials=trials,
             resume=resume,
-            system_prompt=system_prompt,
+            system_prompt=system_text,
             augment=augment or [],
             options=options,
         )

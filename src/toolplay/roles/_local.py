@@ -254,10 +254,12 @@ def build_local_user(argument: str, options: dict[str, Any]) -> User:
     """`local` or `local:PATH.gguf` as a simulated user (`user_*` options win)."""
     settings = ModelSettings.from_options(options, prefix="user_")
     name = f"local:{argument}" if argument else "local"
-    return ModelUser(
+    user = ModelUser(
         name,
         model_path(argument).name,
         local_client(argument, settings, options),
         settings,
         local_settings(argument, settings, options),
     )
+    user.instructions = str(options.get("user_prompt") or "") or None
+    return user

@@ -196,10 +196,12 @@ def build_openai_user(argument: str, options: dict[str, Any]) -> User:
         raise RoleOptionError("openai needs a model name, e.g. openai:gpt-4o-mini")
     settings = ModelSettings.from_options(options, prefix="user_")
     name = f"openai:{argument}"
-    return ModelUser(
+    user = ModelUser(
         name,
         argument,
         endpoint_client(argument, settings, f"user {name}"),
         settings,
         endpoint_settings(argument, settings),
     )
+    user.instructions = str(options.get("user_prompt") or "") or None
+    return user
