@@ -13,8 +13,9 @@ all from `scenario.reference`), which call does the assistant make? So:
 3. its calls run on a fresh world with their results shown, and it may go on (unforced) -
    lookups first, then the call - until it answers in text or makes `max_calls` calls.
 
-The prediction scored is its last call, as in dynamic mode. Messages from the reference carry
-`from_reference=True`; every message carries `turn` = the reference turn it belongs to.
+The prediction scored is its first call to the label's function, as in dynamic mode. Messages
+from the reference carry `from_reference=True`; every message carries `turn` = the reference
+turn it belongs to.
 """
 
 from __future__ import annotations
