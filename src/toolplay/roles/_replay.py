@@ -1,5 +1,7 @@
 """Replay of saved predictions in ToolTalk's output layout (`--assistant replay:DIR`).
 
+(`replay:FILE.jsonl` replays a published AutoDE results file instead: `_autode_replay`.)
+
 DIR holds the evaluated conversation files, either in one subfolder per split (`DIR/easy/`,
 `DIR/tooltalk/`) or all together; a conversation is found by the split and file name it was
 imported from. Each assistant turn of such a file carries `"predictions"`: entries
