@@ -23,7 +23,7 @@ from typing import Any
 
 from toolplay.messages import ToolCall, Trajectory
 from toolplay.roles import AssistantTurn, RoleContext, ScriptedUser
-from toolplay.runtime import play_dynamic
+from toolplay.conversation import play_dynamic
 from toolplay.scenarios import Scenario, build_world, parse_scenario
 from toolplay.scoring import score_milestones
 from toolplay.scoring._mapping import best_mapping

@@ -7,30 +7,31 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "toolplay"
 
-# package -> packages it may import (besides itself)
+# package -> packages it may import (besides itself). One conversation is `conversation`; a
+# whole run is `runs`; model clients are apart from the roles built on them; the catalog sits
+# above everything a plugin can add and below what runs and reports them.
+LOW = {"messages", "faults"}
 ALLOWED = {
     "messages": set(),
+    "faults": set(),
     "world": {"messages"},
     "tools": {"messages", "world"},
-    "scenarios": {"messages", "world", "tools"},
-    "roles": {"messages", "world", "tools", "scenarios"},
-    "runtime": {"messages", "world", "tools", "scenarios", "roles"},
-    "scoring": {"messages", "world", "tools", "scenarios"},
+    "scenarios": {*LOW, "world", "tools"},
+    "clients": {*LOW},
+    "roles": {*LOW, "world", "tools", "scenarios", "clients"},
+    "conversation": {*LOW, "world", "tools", "scenarios", "clients", "roles"},
+    "scoring": {*LOW, "world", "tools", "scenarios"},
     "store": set(),
-    "testing": {"messages", "world", "tools", "scenarios", "roles"},
-    "runs": {
-        "messages",
-        "world",
-        "tools",
-        "scenarios",
-        "roles",
-        "runtime",
-        "scoring",
-        "store",
-        "__init__",
-    },
-    "report": {"messages", "scenarios", "scoring", "store", "runs", "__init__"},
-    "validate": {"messages", "world", "tools", "scenarios", "roles", "runtime", "scoring", "runs"},
+    "testing": {*LOW, "world", "tools", "scenarios", "clients", "roles", "catalog"},
+    "catalog": {*LOW, "world", "tools", "scenarios", "clients", "roles", "conversation",
+                "scoring", "builtin"},
+    "builtin": {*LOW, "world", "tools", "scenarios", "clients", "roles", "conversation",
+                "scoring", "catalog"},
+    "runs": {*LOW, "world", "tools", "scenarios", "clients", "roles", "conversation", "scoring",
+             "store", "catalog", "__init__"},
+    "report": {*LOW, "scenarios", "scoring", "store", "runs", "catalog", "__init__"},
+    "validate": {*LOW, "world", "tools", "scenarios", "roles", "conversation", "scoring",
+                 "catalog"},
 }
 
 

@@ -9,6 +9,7 @@ record and the scorer sees what the model really said.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -123,6 +124,17 @@ class WorldChange(BaseModel):
     after: dict[str, Any] | None = None
 
 
+class ScenarioInfo(BaseModel):
+    """What a report needs to know about the scenario a trajectory played (stored with it)."""
+
+    description: str = ""
+    categories: list[str] = Field(default_factory=list)
+    evaluation: str = ""
+    split: str | None = None
+    augmentation: str | None = None
+    base_id: str | None = None
+
+
 class Trajectory(BaseModel):
     """Everything that happened in one conversation: the canonical input of every scorer."""
 
@@ -135,12 +147,31 @@ class Trajectory(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     assistant: str = ""
     user: str = ""
-    mode: Literal["static", "dynamic"] = "dynamic"
+    mode: str = Field(default="dynamic", description="The mode that played it (catalog name).")
     tool_names: dict[str, str] = Field(
         default_factory=dict,
         description="Shown tool name -> real tool name when an augmentation renamed tools.",
+    )
+    scenario: ScenarioInfo | None = Field(
+        default=None, description="The scenario's description and categories (set by a run)."
     )
 
     def real_tool_name(self, shown: str) -> str:
         """The real tool behind a name the assistant used (itself when not renamed)."""
         return self.tool_names.get(shown, shown)
+
+
+def turn_count(messages: Sequence[Message]) -> int:
+    """The conversation's length in turns (ToolSandbox's effective turn count).
+
+    Every message between user, assistant and environment counts; system messages, the user's
+    own tool calls (`end_conversation`) and any answer to them do not. The one definition used
+    by play (the turn limit), scoring and reports.
+    """
+    return sum(
+        1
+        for m in messages
+        if m.sender != "system"
+        and not (m.sender == "user" and m.recipient == "environment")
+        and not (m.sender == "environment" and m.recipient == "user")
+    )

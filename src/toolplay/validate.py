@@ -12,11 +12,12 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 
+from toolplay.catalog import Catalog, CatalogError, build_catalog
+from toolplay.conversation import Mode, PlayRequest
 from toolplay.messages import ToolCall
 from toolplay.roles import OracleAssistant, ScriptedUser
-from toolplay.runs import MODES, default_context
-from toolplay.scenarios import Scenario, build_world, load_suite, scenario_registry
-from toolplay.scoring import REFERENCE_CHECKS, ScoringContext, score_trajectory
+from toolplay.scenarios import Scenario, ScenarioSetup
+from toolplay.scoring import ReferenceCheck, ScoringContext, score_trajectory
 from toolplay.tools import ToolCrash
 
 
@@ -28,11 +29,16 @@ class ValidationReport:
     failures: list[str] = field(default_factory=list)
 
 
-def check_reference_results(scenario: Scenario) -> list[str]:
-    """Replay reference calls in order; those marked `check` must reproduce their record."""
+def check_reference_results(setup: ScenarioSetup, judge: ReferenceCheck | None) -> list[str]:
+    """Replay reference calls in order; those marked `check` must reproduce their record.
+
+    `judge` is the scenario's scorer's own test of a replayed call (default: the same result,
+    or a failure where an exception is recorded).
+    """
+    scenario = setup.scenario
     problems = []
-    world = build_world(scenario)
-    registry = scenario_registry(scenario)
+    world = setup.new_world()
+    registry = setup.registry
     for t, turn in enumerate(scenario.reference):
         for c, call in enumerate(turn.calls):
             world.index += 1
@@ -48,7 +54,6 @@ def check_reference_results(scenario: Scenario) -> list[str]:
                 continue
             if not call.check:
                 continue
-            judge = REFERENCE_CHECKS.get(scenario.evaluation)
             if judge is not None:
                 if not judge(call, outcome.result, outcome.error):
                     got = outcome.error if outcome.error else json.dumps(outcome.result)[:200]
@@ -73,12 +78,16 @@ def check_reference_results(scenario: Scenario) -> list[str]:
     return problems
 
 
-async def _validate(scenarios: list[Scenario], mode: str, context: ScoringContext) -> list[str]:
+async def _validate(
+    catalog: Catalog, scenarios: list[Scenario], mode: Mode, context: ScoringContext
+) -> list[str]:
     failures: list[str] = []
     oracle, user = OracleAssistant(), ScriptedUser()
     for scenario in scenarios:
-        failures += check_reference_results(scenario)
-        trajectory = await MODES[mode](scenario, oracle, user, 0, {})
+        setup = catalog.setup(scenario)
+        scorer = catalog.scorer(scenario.evaluation)
+        failures += check_reference_results(setup, scorer.reference_check)
+        trajectory = await mode.play(PlayRequest(setup, oracle, user))
         if trajectory.termination in ("infrastructure_error", "assistant_error"):
             first_line = (trajectory.error or "").splitlines()[0:1]
             failures.append(
@@ -91,25 +100,27 @@ async def _validate(scenarios: list[Scenario], mode: str, context: ScoringContex
                 f"{scenario.id}: oracle run hit the {trajectory.termination.replace('_', ' ')} "
                 f"before the reference solution was played out"
             )
-        result = score_trajectory(scenario, trajectory, context)
-        for problem in result.details.get("validation_problems", []):
-            failures.append(f"{scenario.id}: {problem}")
+        result = score_trajectory(setup, trajectory, scorer, context)
+        problems = result.evidence.validation_problems if result.evidence is not None else []
+        failures += [f"{scenario.id}: {problem}" for problem in problems]
         if result.score is None or result.score < 1.0:
             failures.append(f"{scenario.id}: oracle scored {result.score} (expected 1.0)")
     return failures
 
 
-def validate_suite(spec: str, mode: str | None = None) -> ValidationReport:
+def validate_suite(
+    spec: str, mode: str | None = None, *, catalog: Catalog | None = None
+) -> ValidationReport:
     """Validate every scenario of suite `spec`, in `mode` (default: the suite's own).
 
     Raises:
-        ValueError: `mode` is not a known mode.
+        CatalogError: `mode` is not a known mode.
     """
-    if mode is not None and mode not in MODES:  # before loading: a typo should fail fast
-        raise ValueError(f"--mode: {mode!r} is not a mode; known: {', '.join(MODES)}")
-    suite = load_suite(spec)
-    chosen = mode or suite.default_mode
-    if chosen not in MODES:
-        raise ValueError(f"mode {chosen!r} is not available; known: {', '.join(MODES)}")
-    failures = asyncio.run(_validate(suite.scenarios, chosen, default_context(suite)))
+    catalog = catalog or build_catalog()
+    if mode is not None and mode not in catalog.modes:  # before loading: fail fast on a typo
+        raise CatalogError(f"--mode: {mode!r} is not a mode; known: {', '.join(catalog.modes)}")
+    suite = catalog.load_suite(spec)
+    chosen = catalog.mode(suite.mode(mode))
+    context = catalog.scoring_context(suite.scenarios)
+    failures = asyncio.run(_validate(catalog, suite.scenarios, chosen, context))
     return ValidationReport(checked=len(suite.scenarios), failures=failures)

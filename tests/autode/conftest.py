@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from toolplay.scenarios import Suite, load_suite
+from support import load_suite
+from toolplay.scenarios import Suite
 
 AUTODE = Path(__file__).resolve().parents[2] / ".." / "shared" / "autode"
 

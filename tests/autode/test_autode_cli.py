@@ -11,10 +11,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from support import load_suite
 from toolplay.cli import app
 from toolplay.report import compare_runs
-from toolplay.scenarios import load_suite
-from toolplay.testing import ChatServer, ReferenceResponder
+from toolplay.testing import (
+    ChatServer,
+    ReferenceResponder,
+)
 
 SUITE = load_suite("autode").scenarios
 ENV = {"COLUMNS": "200"}
@@ -40,7 +43,7 @@ def test_validate_passes_in_both_modes(mode: list[str]) -> None:
 
 def test_the_oracle_scores_one_in_static_mode(tmp_path: Path) -> None:
     summary = run(tmp_path / "static", "--mode", "static")
-    assert summary["mode"] == "static" and summary["completed"] == len(SUITE)
+    assert summary["mode"] == "autode-static" and summary["completed"] == len(SUITE)
     metrics = summary["metrics"]
     assert (metrics["slot_precision"], metrics["slot_recall"], metrics["slot_f1"]) == (1, 1, 1)
     assert sum(metrics["failures"].values()) == 0
@@ -98,20 +101,28 @@ def test_trials_give_the_spread_over_trials(tmp_path: Path) -> None:
 AGENT = '''
 import json
 
+LABELS = json.loads(%r)
+
 def agent(messages, tools, context):
-    """Calls the label's function with only its first slot, then answers."""
+    """Calls the label's function with only its first slot, then answers.
+
+    An assistant under test never sees the label: this one was written knowing them.
+    """
     if messages[-1]["role"] == "tool":
         return "Done."
-    label = context.scenario.metadata["label"]
-    slots = dict(list(label["arguments"].items())[:1])
-    call = {"id": "x", "function": {"name": label["name"], "arguments": json.dumps(slots)}}
+    name, arguments = LABELS[context.scenario_id]
+    slots = dict(list(arguments.items())[:1])
+    call = {"id": "x", "function": {"name": name, "arguments": json.dumps(slots)}}
     return {"content": None, "tool_calls": [call]}
 '''
 
 
 def test_static_and_dynamic_scores_pair_up_in_compare(tmp_path: Path) -> None:
     agent = tmp_path / "agent.py"
-    agent.write_text(AGENT)
+    labels = {
+        s.id: (s.metadata["label"]["name"], s.metadata["label"]["arguments"]) for s in SUITE
+    }
+    agent.write_text(AGENT % json.dumps(labels))
     spec = f"python:{agent}:agent"
     static = run(tmp_path / "static", "--mode", "static", "--assistant", spec, "--limit", "40")
     dynamic = run(tmp_path / "dynamic", "--assistant", spec, "--limit", "40")

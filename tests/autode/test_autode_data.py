@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from support import load_suite, setup
 from toolplay.messages import ToolCall
-from toolplay.scenarios import ScenarioError, Suite, build_world, load_suite, scenario_registry
+from toolplay.scenarios import ScenarioError, Suite
 from toolplay.scenarios._autode_data import load_api_list
 from toolplay.tools import RECORDED, RegistryError, api_only_tool
 from toolplay.validate import validate_suite
@@ -17,7 +18,8 @@ from toolplay.validate import validate_suite
 
 def test_the_benchmark_imports_276_dialogues_over_66_apis(autode_suite: Suite) -> None:
     assert len(autode_suite) == 276 and autode_suite.extra["apis"] == 66
-    assert autode_suite.default_mode == "dynamic"
+    assert autode_suite.mode(None) == "autode-protocol"
+    assert autode_suite.mode("static") == "autode-protocol-static"
     first = autode_suite.scenarios[0]
     assert first.id == "2b3a38aa-a19e-4900-bace-1331c86e2aae"
     assert first.tools.allow == ["TurnOnBluetooth"] and len(first.tools.api_only) == 1
@@ -25,7 +27,7 @@ def test_the_benchmark_imports_276_dialogues_over_66_apis(autode_suite: Suite) -
     assert first.user.knowledge == 'API: TurnOnBluetooth\nParameters: {"deviceType": "watch"}'
     assert first.metadata["label"]["any_name"] is True
     assert first.metadata["label"]["cleaning"] == "strings"
-    assert scenario_registry(first).names() == ["TurnOnBluetooth"]  # only the gold API
+    assert setup(first).registry.names() == ["TurnOnBluetooth"]  # only the gold API
 
 
 def test_a_multi_turn_dialogue_is_the_reference_and_the_script(autode_suite: Suite) -> None:
@@ -72,7 +74,8 @@ def test_the_required_rule_is_part_of_the_suite_spec(autode_dir: Path) -> None:
 
 def test_a_call_to_an_api_only_tool_is_recorded_and_checked(autode_suite: Suite) -> None:
     scenario = autode_suite.scenarios[0]
-    registry, world = scenario_registry(scenario), build_world(scenario)
+    resolved = setup(scenario)
+    registry, world = resolved.registry, resolved.new_world()
     ok = registry.execute(world, ToolCall.from_args("1", "TurnOnBluetooth", {"deviceType": "TV"}))
     assert ok.result == RECORDED and ok.error is None and world.changes == []
     bad = registry.execute(world, ToolCall.from_args("2", "TurnOnBluetooth", {"deviceType": "tv"}))

@@ -12,14 +12,15 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import support
 from toolplay.cli import app
+from toolplay.conversation import PlaySettings, protocol_prompt
 from toolplay.messages import ToolCall, Trajectory
-from toolplay.roles import AssistantTurn, RoleContext, ScriptedUser, UserTurn
-from toolplay.runs import MODES
-from toolplay.runtime import protocol_prompt
-from toolplay.scenarios import Scenario, Suite, scenario_registry
-from toolplay.scoring import score_trajectory
+from toolplay.roles import AssistantContext, AssistantTurn, ScriptedUser, UserContext, UserTurn
+from toolplay.scenarios import Scenario, Suite
 from toolplay.testing import ChatServer, ReferenceResponder
+
+MODES = {"dynamic": "autode-protocol", "static": "autode-protocol-static"}
 
 
 class Scripted:
@@ -29,9 +30,9 @@ class Scripted:
 
     def __init__(self, *turns: AssistantTurn) -> None:
         self.turns = turns
-        self.contexts: list[RoleContext] = []
+        self.contexts: list[AssistantContext] = []
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         self.contexts.append(context)
         return self.turns[min(len(self.contexts) - 1, len(self.turns) - 1)]
 
@@ -41,7 +42,11 @@ class Patient:
 
     name = "patient"
 
-    async def respond(self, context: RoleContext) -> UserTurn:
+    def __init__(self) -> None:
+        self.asked = 0
+
+    async def respond(self, context: UserContext) -> UserTurn:
+        self.asked += 1
         said = sum(1 for m in context.messages if m.sender == "user")
         return UserTurn(content=context.scenario.script[0] if not said else "I don't know.")
 
@@ -52,9 +57,21 @@ def call(name: str, arguments: dict[str, Any] | str) -> AssistantTurn:
 
 
 def play(
-    scenario: Scenario, assistant: Any, user: Any = None, mode: str = "dynamic", **options: Any
+    scenario: Scenario, assistant: Any, user: Any = None, mode: str = "dynamic", **settings: Any
 ) -> Trajectory:
-    return asyncio.run(MODES[mode](scenario, assistant, user or ScriptedUser(), 0, options))
+    return asyncio.run(
+        support.play(
+            MODES[mode],
+            scenario,
+            assistant,
+            user or ScriptedUser(),
+            settings=PlaySettings(**settings),
+        )
+    )
+
+
+def details(scenario: Scenario, trajectory: Trajectory) -> dict[str, Any]:
+    return support.details(support.score(scenario, trajectory))
 
 
 @pytest.fixture(scope="module")
@@ -67,33 +84,64 @@ def test_the_first_call_ends_the_dialogue_and_is_scored(bluetooth: Scenario) -> 
     assistant = Scripted(call("TurnOnBluetooth", wrong), call("TurnOnBluetooth", right))
     trajectory = play(bluetooth, assistant)
     assert trajectory.termination == "completed" and len(assistant.contexts) == 1
-    score = score_trajectory(bluetooth, trajectory)
-    assert score.score == 0.0 and score.details["wrong"] == ["deviceType"]
+    score = support.score(bluetooth, trajectory)
+    assert score.score == 0.0 and support.details(score)["wrong"] == ["deviceType"]
     assert trajectory.messages[-1].result == {"status": "recorded"}
+
+
+def test_the_assistant_sees_only_the_gold_api_and_never_the_scenario(bluetooth: Scenario) -> None:
+    assistant = Scripted(call("TurnOnBluetooth", {"deviceType": "watch"}))
+    play(bluetooth, assistant)
+    (context,) = assistant.contexts
+    assert [t["function"]["name"] for t in context.tools] == ["TurnOnBluetooth"]
+    assert context.reference is None and not context.force_tool_call
+    assert context.system_prompt is not None and "[DONE]" in context.system_prompt
 
 
 def test_a_misnamed_call_still_ends_the_dialogue_and_counts(bluetooth: Scenario) -> None:
     trajectory = play(bluetooth, Scripted(call("bluetooth_on", {"deviceType": "watch"})))
     assert trajectory.termination == "completed"
-    assert score_trajectory(bluetooth, trajectory).score == 1.0  # the name is not scored
+    assert support.score(bluetooth, trajectory).score == 1.0  # the name is not scored
 
 
 def test_the_stop_marker_ends_without_a_call(bluetooth: Scenario) -> None:
     trajectory = play(bluetooth, Scripted(AssistantTurn(content="I can't do that. [DONE]")))
     assert trajectory.termination == "completed"
-    score = score_trajectory(bluetooth, trajectory)
-    assert score.details["failure"] == "never_called" and score.details["reason"] == ""
+    found = details(bluetooth, trajectory)
+    assert found["failure"] == "never_called" and found["reason"] == ""
+    custom = play(bluetooth, Scripted(AssistantTurn(content="Sorry. <end>")), stop_marker="<end>")
+    assert custom.termination == "completed"
 
 
-def test_eight_turns_without_a_call_hit_the_round_limit(bluetooth: Scenario) -> None:
-    asking = Scripted(AssistantTurn(content="Which device?"))
-    trajectory = play(bluetooth, asking, Patient())
+def test_eight_answers_without_a_call_hit_the_round_limit(bluetooth: Scenario) -> None:
+    asking, user = Scripted(AssistantTurn(content="Which device?")), Patient()
+    trajectory = play(bluetooth, asking, user)
     assert trajectory.termination == "turn_limit" and len(asking.contexts) == 8
-    score = score_trajectory(bluetooth, trajectory)
-    assert score.details["reason"] == "Round limit reached" and score.score == 0.0
+    assert user.asked == 8  # the user is not asked again once the rounds are used up
+    found = details(bluetooth, trajectory)
+    assert found["reason"] == "Round limit reached" and found["failure"] == "round_limit"
     shorter = Scripted(AssistantTurn(content="Which device?"))
     play(bluetooth, shorter, Patient(), max_rounds=3)
     assert len(shorter.contexts) == 3
+
+
+def test_lookups_use_rounds_and_only_the_label_call_ends() -> None:
+    # toolplay's own scripts under the protocol: lookups first are allowed, the label ends
+    scenario = next(
+        s for s in support.load_suite("autode").scenarios if "multiple_tool_call" in s.categories
+    )
+    label = scenario.metadata["label"]
+    lookup = scenario.reference[-1].calls[0]
+    assert lookup.name != label["name"]
+    assistant = Scripted(
+        call(lookup.name, lookup.arguments), call(label["name"], label["arguments"])
+    )
+    trajectory = play(scenario, assistant)
+    assert trajectory.termination == "completed" and len(assistant.contexts) == 2
+    assert support.score(scenario, trajectory).score == 1.0
+    looping = Scripted(call(lookup.name, lookup.arguments))
+    assert play(scenario, looping, max_rounds=3).termination == "turn_limit"
+    assert len(looping.contexts) == 3
 
 
 def test_static_shows_the_whole_dialogue_and_forces_one_call(autode_suite: Suite) -> None:
@@ -107,14 +155,14 @@ def test_static_shows_the_whole_dialogue_and_forces_one_call(autode_suite: Suite
     shown = [m.content for m in context.messages if m.sender != "system"]
     expected = [x for t in scenario.reference for x in (t.user, t.reply) if x]
     assert shown[:-1] == expected[:-1] and shown[-1] == expected[-1] + "\n\nSUBMIT API"
-    assert trajectory.user == "reference" and score_trajectory(scenario, trajectory).score == 1.0
+    assert trajectory.user == "reference" and support.score(scenario, trajectory).score == 1.0
     talker = play(scenario, Scripted(AssistantTurn(content="Sure.")), mode="static")
-    assert talker.termination == "turn_limit"  # its one round passed without a call
+    assert talker.termination == "turn_limit"  # its one chance passed without a call
 
 
 def test_the_reference_prompt_files_load_as_data(autode_dir: Path, bluetooth: Scenario) -> None:
     text = (autode_dir / "prompts" / "prompt_eng_system_llama_v2.txt").read_text()
-    tools = scenario_registry(bluetooth).schemas()
+    tools = support.setup(bluetooth).registry.schemas()
     prompt = protocol_prompt(text, tools)
     assert not prompt.startswith("[Llama]") and "{{api_doc}}" not in prompt
     doc = json.loads(prompt.split("<doc>\n")[1].split("\n</doc>")[0])
@@ -122,6 +170,9 @@ def test_the_reference_prompt_files_load_as_data(autode_dir: Path, bluetooth: Sc
     assert doc["name"] == "TurnOnBluetooth" and doc["requiredParameters"] == ["deviceType"]
     plain = (autode_dir / "prompts" / "prompt_eng_system.txt").read_text()
     assert protocol_prompt(plain, tools) == plain
+    assistant = Scripted(call("TurnOnBluetooth", {"deviceType": "watch"}))
+    play(bluetooth, assistant, system_prompt=text)
+    assert assistant.contexts[0].system_prompt == prompt
 
 
 def invoke(server: ChatServer, out: Path, *args: str) -> tuple[int, str, dict[str, Any]]:
@@ -192,7 +243,8 @@ def test_a_model_driven_user_plays_dialogues_against_the_endpoint(
             server, tmp_path / "static", "--suite", suite, "--limit", "8", "--mode", "static"
         )
         assert code == 0, output
-        assert summary["mode"] == "static" and summary["metrics"]["slot_f1"] == 1.0
+        assert summary["mode"] == "autode-protocol-static"
+        assert summary["metrics"]["slot_f1"] == 1.0
         bodies = [r.body for r in server.requests]
         assert len(bodies) == 8 and all(b["tool_choice"] == "required" for b in bodies)
 

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import support
 from toolplay.cli import app
-from toolplay.roles import AutodeResultsReplay, RoleOptionError, ScriptedUser
-from toolplay.runs import MODES
-from toolplay.scenarios import Scenario, Suite
-from toolplay.scoring import aggregate, score_trajectory
+from toolplay.clients import RoleOptionError
+from toolplay.roles import AutodeResultsReplay, RecordingError
+from toolplay.scenarios import Suite
 
 from .conftest import AUTODE
 
@@ -30,19 +30,15 @@ def expected_files() -> list[dict[str, Any]]:
 
 
 def replay_metrics(suite: Suite, file: Path, requested: int = 1) -> dict[str, Any]:
-    """Every (dialogue, trial) of a results file played and scored in process."""
+    """Every (dialogue, trial) of a results file read and scored in process."""
     replay = AutodeResultsReplay(file)
-    trials = replay.prepare_run(suite.scenarios, requested)
-
-    async def play(scenario: Scenario, trial: int) -> Any:
-        return await MODES["dynamic"](scenario, replay, ScriptedUser(), trial, {})
-
+    trials = replay.trials([s.id for s in suite.scenarios], requested)
     records = [
-        (s, score_trajectory(s, asyncio.run(play(s, t))))
+        (s, support.score(s, replay.recorded(support.setup(s), t)))
         for s in suite.scenarios
         for t in range(trials)
     ]
-    return dict(aggregate(records)["metrics"])
+    return dict(support.summarise(records)["metrics"])
 
 
 @pytest.mark.parametrize("expected", expected_files(), ids=lambda e: Path(e["file"]).name)
@@ -53,7 +49,7 @@ def test_every_public_file_matches_the_reference(
     if not expected["scored"]:
         missing = re.search(r"gold uuid (\S+) has no record", expected["why_unusable"])
         assert missing is not None
-        with pytest.raises(ValueError, match=f"no record of dialogue {missing.group(1)}"):
+        with pytest.raises(RecordingError, match=f"no record of dialogue {missing.group(1)}"):
             replay_metrics(autode_suite, file)
         return
     metrics = replay_metrics(autode_suite, file)
@@ -74,8 +70,8 @@ def test_fewer_trials_can_be_asked_for_never_more(autode_suite: Suite, autode_di
     two = replay_metrics(autode_suite, file, requested=2)
     assert two["trials"] == 2
     assert two["slot_f1"] == pytest.approx((0.5422005317785372 + 0.551450341653431) / 2)
-    with pytest.raises(ValueError, match="holds 4 trial"):
-        AutodeResultsReplay(file).prepare_run(autode_suite.scenarios, 5)
+    with pytest.raises(RecordingError, match="holds 4 trial"):
+        AutodeResultsReplay(file).trials([s.id for s in autode_suite.scenarios], 5)
 
 
 def test_recorded_endings_become_the_trajectory(autode_suite: Suite, autode_dir: Path) -> None:
@@ -84,24 +80,35 @@ def test_recorded_endings_become_the_trajectory(autode_suite: Suite, autode_dir:
     )
     by_id = {s.id: s for s in autode_suite.scenarios}
     seen: dict[str, str] = {}
-    for uuid, lines in replay._by_uuid.items():
-        for trial, line in enumerate(lines[:4]):
-            trajectory = replay.recorded_trajectory(by_id[uuid], trial, "dynamic")
-            score = score_trajectory(by_id[uuid], trajectory)
+    for uuid in by_id:
+        for trial, line in enumerate(replay.lines(uuid)[:4]):
+            trajectory = replay.recorded(support.setup(by_id[uuid]), trial)
+            assert trajectory.mode == "recorded" and trajectory.assistant == replay.name
+            found = support.details(support.score(by_id[uuid], trajectory))
             seen.setdefault(trajectory.termination, line.reason)
             if line.reason == "Round limit reached":
                 assert trajectory.termination == "turn_limit"
-                assert score.details["reason"] == "Round limit reached"
+                assert found["reason"] == "Round limit reached"
                 assert sum(m.sender == "assistant" for m in trajectory.messages) == 8
             elif line.reason.startswith("Arguments parse failed: "):
-                assert score.details["failure"] == "parse_failure"
-                assert score.details["reason"] == line.reason
+                assert found["failure"] == "parse_failure"
+                assert found["reason"] == line.reason
             elif line.reason:
                 assert trajectory.termination == "assistant_error"
-                assert score.details["reason"] == line.reason
+                assert found["reason"] == line.reason
             if line.slots:
-                assert score.details["predicted"]["slots"] == line.slots
+                assert found["predicted"]["slots"] == line.slots
+                assert found["state"] == "success"
     assert set(seen) == {"completed", "turn_limit", "assistant_error"}
+
+
+def test_a_recording_is_read_not_played(autode_suite: Suite, autode_dir: Path) -> None:
+    replay = AutodeResultsReplay(
+        autode_dir / "results" / "u_gpt35_a_codellama13b_oasst_1round.jsonl"
+    )
+    trajectory = asyncio.run(support.play("autode-protocol", autode_suite.scenarios[0], replay))
+    assert trajectory.termination == "infrastructure_error"
+    assert "is a recording" in (trajectory.error or "")
 
 
 def write(path: Path, *records: object) -> Path:
@@ -161,6 +168,7 @@ def test_the_cli_writes_a_run_for_a_results_file(autode_dir: Path, tmp_path: Pat
     assert metrics["over_trials"]["slot_f1"]["std"] is None
     assert metrics["failure_reasons"]["Round limit reached"] == 16
     assert summary["trials"]["k"] == 1 and summary["completed"] == 276
+    assert summary["mode"] == "autode-protocol" and summary["termination"]["turn_limit"] == 16
     rescored = runner.invoke(app, ["score", str(out)])
     assert rescored.exit_code == 0, rescored.output
     again = json.loads((out / "summary.json").read_text())["metrics"]

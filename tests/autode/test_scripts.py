@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from toolplay.scenarios import ScenarioError, load_suite
-from toolplay.scenarios._autode import load_script_file, load_user_scripts
-from toolplay.tools import registry_for
+from support import load_script_file, load_suite, load_user_scripts, registry_for
+from toolplay.scenarios import ScenarioError
 
 SUITE = load_suite("autode")
 BY_ID = {s.id: s for s in SUITE.scenarios}

@@ -9,17 +9,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolplay.messages import Message, ToolCall, Trajectory
-from toolplay.scenarios import Scenario, load_suite, parse_scenario
+import support
+from support import load_suite, parse_scenario, score_slots, score_trajectory
+from toolplay import scoring
+from toolplay.messages import (
+    Message,
+    ToolCall,
+    Trajectory,
+)
+from toolplay.scenarios import Scenario, slot_label
 from toolplay.scoring import (
-    AGGREGATORS,
-    SCORERS,
+    CallRecord,
     ScenarioScore,
     ScoringContext,
-    aggregate,
-    score_slots,
-    score_trajectory,
-    slot_label,
+    ScoringSettings,
+    SlotEvidence,
+    aggregate_slots,
 )
 
 SUITE = {s.id: s for s in load_suite("autode").scenarios}
@@ -77,63 +82,65 @@ def test_the_labelled_call_scores_one_with_its_evidence() -> None:
         played(("unit_conversion", {"amount": 5, "from_unit": "miles", "to_unit": "kilometers"})),
     )
     assert result.score == 1.0 and result.evaluation == "slots"
-    assert result.details["failure"] is None
-    assert result.details["correct"] == ["amount", "from_unit", "to_unit"]
-    assert result.details["predicted"]["name"] == "unit_conversion"
-    assert result.details["label"]["arguments"]["to_unit"] == "kilometers"
-    assert "validation_problems" not in result.details
+    assert support.details(result)["failure"] is None
+    assert support.details(result)["correct"] == ["amount", "from_unit", "to_unit"]
+    assert support.details(result)["predicted"]["name"] == "unit_conversion"
+    assert support.details(result)["label"]["arguments"]["to_unit"] == "kilometers"
+    assert "validation_problems" not in support.details(result)
 
 
-LENIENT = ScoringContext(options={"slot_matching": "lenient"})
+LENIENT = ScoringContext(settings=ScoringSettings(slot_matching="lenient"))
+
+
+def lenient(scenario: Scenario, trajectory: Trajectory) -> ScenarioScore:
+    """The slot score under `slot_matching=lenient`."""
+    return scoring.score_slots(support.setup(scenario), trajectory, LENIENT)
 
 
 def test_wrong_and_missing_slots_lower_precision_and_recall() -> None:
     wrong = score_slots(
         CONVERT, played(("unit_conversion", {"amount": 5, "from_unit": "miles", "to_unit": "m"}))
     )
-    assert wrong.details["slot_precision"] == pytest.approx(2 / 3)
-    assert wrong.details["slot_recall"] == pytest.approx(2 / 3)
-    assert wrong.score == pytest.approx(2 / 3) and wrong.details["wrong"] == ["to_unit"]
+    assert support.details(wrong)["slot_precision"] == pytest.approx(2 / 3)
+    assert support.details(wrong)["slot_recall"] == pytest.approx(2 / 3)
+    assert wrong.score == pytest.approx(2 / 3) and support.details(wrong)["wrong"] == ["to_unit"]
     short = played(("unit_conversion", {"amount": 5.0, "from_unit": "mi"}))
-    exact = score_slots(CONVERT, short)
-    assert exact.details["slot_precision"] == 0.5  # 5.0 == 5, but "mi" is not "miles"
-    assert exact.details["slot_recall"] == pytest.approx(1 / 3)
-    assert exact.details["missing"] == ["to_unit"] and exact.details["matching"] == "exact"
-    lenient = score_slots(CONVERT, short, LENIENT)
-    assert lenient.details["slot_precision"] == 1.0  # "mi" is an accepted value
-    assert lenient.details["slot_recall"] == pytest.approx(2 / 3)
-    assert lenient.score == pytest.approx(0.8) and lenient.details["matching"] == "lenient"
+    exact = support.details(score_slots(CONVERT, short))
+    assert exact["slot_precision"] == 0.5  # 5.0 == 5, but "mi" is not "miles"
+    assert exact["slot_recall"] == pytest.approx(1 / 3)
+    assert exact["missing"] == ["to_unit"] and exact["matching"] == "exact"
+    loose = lenient(CONVERT, short)
+    assert support.details(loose)["slot_precision"] == 1.0  # "mi" is an accepted value
+    assert support.details(loose)["slot_recall"] == pytest.approx(2 / 3)
+    assert loose.score == pytest.approx(0.8) and support.details(loose)["matching"] == "lenient"
 
 
 def test_lenient_matching_forgives_declared_defaults_exact_matching_does_not() -> None:
     label = {"year": 2024, "month": 6, "day": 3, "hour": 14, "minute": 30}
     assert score_slots(ENCODE, played(("datetime_info_to_timestamp", label))).score == 1.0
     explicit = played(("datetime_info_to_timestamp", {**label, "second": 0}))
-    assert score_slots(ENCODE, explicit).details["slot_precision"] == pytest.approx(5 / 6)
-    assert score_slots(ENCODE, explicit, LENIENT).score == 1.0
-    off = score_slots(
-        ENCODE, played(("datetime_info_to_timestamp", {**label, "second": 5})), LENIENT
-    )
-    assert off.details["slot_precision"] == pytest.approx(5 / 6)
+    assert support.details(score_slots(ENCODE, explicit))["slot_precision"] == pytest.approx(5 / 6)
+    assert lenient(ENCODE, explicit).score == 1.0
+    off = lenient(ENCODE, played(("datetime_info_to_timestamp", {**label, "second": 5})))
+    assert support.details(off)["slot_precision"] == pytest.approx(5 / 6)
     weather = SUITE["autode_weather_today_here"]  # label: no slots (today, here)
     today = played(("search_weather_around_lat_lon", {"days": 0}))
     assert score_slots(weather, today).score == 0.0  # one slot vs none
-    assert score_slots(weather, today, LENIENT).score == 1.0
+    assert lenient(weather, today).score == 1.0
     tomorrow = played(("search_weather_around_lat_lon", {"days": 1}))
-    assert score_slots(weather, tomorrow, LENIENT).score == 0.0
+    assert lenient(weather, tomorrow).score == 0.0
 
 
 def test_accepted_alternatives_count_only_under_lenient_matching() -> None:
     ticker = played(("search_stock", {"query": "AAPL"}))
     assert score_slots(STOCK, ticker).score == 0.0
-    assert score_slots(STOCK, ticker, LENIENT).score == 1.0
-    other = played(("search_stock", {"query": "APPLE COMPUTER"}))
-    assert score_slots(STOCK, other, LENIENT).score == 0.0
+    assert lenient(STOCK, ticker).score == 1.0
+    assert lenient(STOCK, played(("search_stock", {"query": "APPLE COMPUTER"}))).score == 0.0
 
 
 def test_an_unknown_matching_is_refused() -> None:
     with pytest.raises(ValueError, match="slot_matching"):
-        score_slots(STOCK, played(), ScoringContext(options={"slot_matching": "fuzzy"}))
+        ScoringSettings.model_validate({"slot_matching": "fuzzy"})
 
 
 def test_null_and_empty_predicted_values_are_dropped() -> None:
@@ -164,8 +171,8 @@ def test_failures_have_reasons_and_score_zero() -> None:
     }
     for reason, trajectory in cases.items():
         result = score_slots(CONVERT, trajectory)
-        assert result.score == 0.0 and result.details["failure"] == reason, reason
-        assert result.details["slot_recall"] == 0.0
+        assert result.score == 0.0 and support.details(result)["failure"] == reason, reason
+        assert support.details(result)["slot_recall"] == 0.0
 
 
 def test_the_first_call_to_the_label_function_is_the_prediction() -> None:
@@ -177,7 +184,7 @@ def test_the_first_call_to_the_label_function_is_the_prediction() -> None:
     assert lookups_first.score == 1.0
     corrected = score_slots(CONVERT, played(wrong, right))
     assert corrected.score == pytest.approx(2 / 3)  # the wrong call counts, not the correction
-    assert corrected.details["predicted"]["arguments"]["to_unit"] == "meters"
+    assert support.details(corrected)["predicted"]["arguments"]["to_unit"] == "meters"
 
 
 def test_renamed_tools_are_read_back_to_their_real_names() -> None:
@@ -186,7 +193,7 @@ def test_renamed_tools_are_read_back_to_their_real_names() -> None:
         renamed={"tool_7": "unit_conversion"},
     )
     result = score_slots(CONVERT, trajectory)
-    assert result.score == 1.0 and result.details["predicted"]["name"] == "unit_conversion"
+    assert result.score == 1.0 and support.details(result)["predicted"]["name"] == "unit_conversion"
 
 
 def test_a_refused_label_call_is_a_validation_problem() -> None:
@@ -195,7 +202,7 @@ def test_a_refused_label_call_is_a_validation_problem() -> None:
         errors={0: "unknown unit"},
     )
     result = score_slots(CONVERT, trajectory)
-    assert result.details["validation_problems"] == [
+    assert support.details(result)["validation_problems"] == [
         "the label call unit_conversion failed: unknown unit"
     ]
 
@@ -230,9 +237,11 @@ def test_without_metadata_the_last_reference_call_is_the_label() -> None:
 
 
 def test_slots_are_registered_for_dispatch() -> None:
-    assert SCORERS["slots"] is score_slots and "slots" in AGGREGATORS
+    scorer = support.CATALOG.scorer("slots")
+    assert scorer.score is scoring.score_slots and scorer.aggregate is aggregate_slots
     result = score_trajectory(CONVERT, played(("unit_conversion", {"amount": 5})))
-    assert result.details["slot_recall"] == pytest.approx(1 / 3)
+    assert isinstance(result.evidence, SlotEvidence)
+    assert result.evidence.slot_recall == pytest.approx(1 / 3)
 
 
 def record(scenario: Scenario, trial: int, f1: float, failure: str | None = None) -> ScenarioScore:
@@ -241,7 +250,17 @@ def record(scenario: Scenario, trial: int, f1: float, failure: str | None = None
         trial=trial,
         evaluation="slots",
         score=f1,
-        details={"slot_precision": f1, "slot_recall": f1, "slot_f1": f1, "failure": failure},
+        evidence=SlotEvidence(
+            slot_precision=f1,
+            slot_recall=f1,
+            slot_f1=f1,
+            failure=failure,
+            correct=[],
+            wrong=[],
+            missing=[],
+            label=CallRecord(name="unit_conversion", arguments={}),
+            predicted=None,
+        ),
     )
 
 
@@ -252,7 +271,7 @@ def test_the_summary_macro_averages_counts_failures_and_spreads_over_trials() ->
         (CONVERT, record(CONVERT, 1, 0.5)),
         (STOCK, record(STOCK, 1, 0.0, "wrong_function")),
     ]
-    summary = aggregate(records)
+    summary = support.summarise(records)
     metrics = summary["metrics"]
     assert metrics["slot_f1"] == pytest.approx(0.375)
     assert metrics["slot_precision"] == pytest.approx(0.375)
@@ -273,16 +292,17 @@ def test_the_summary_macro_averages_counts_failures_and_spreads_over_trials() ->
         "slot_precision": 0.75,
         "slot_recall": 0.75,
         "slot_f1": 0.75,
-        "scenarios": 2,
+        "scenarios": 1,
+        "trials": 2,
     }
-    single = aggregate(records[:2])["metrics"]
+    single = support.summarise(records[:2])["metrics"]
     assert single["over_trials"]["slot_f1"] == {"mean": 0.5, "std": None}
     assert single["slot_f1"] == 0.5
 
 
 def test_unscored_records_are_left_out_of_the_summary() -> None:
-    error = ScenarioScore(scenario_id=CONVERT.id, evaluation="slots", score=None, details={})
-    summary = aggregate([(CONVERT, error), (STOCK, record(STOCK, 0, 1.0))])
+    error = ScenarioScore(scenario_id=CONVERT.id, evaluation="slots", score=None)
+    summary = support.summarise([(CONVERT, error), (STOCK, record(STOCK, 0, 1.0))])
     assert summary["metrics"]["dialogues"] == 1 and summary["metrics"]["slot_f1"] == 1.0
 
 
@@ -302,7 +322,7 @@ def test_precision_and_recall_count_slots_exactly(
     predicted.update(extra)
     result = score_slots(CONVERT, played(("unit_conversion", predicted)))
     correct = len(keep - wrong)
-    details = result.details
+    details = support.details(result)
     if predicted:
         assert details["slot_precision"] == pytest.approx(correct / len(predicted))
     assert details["slot_recall"] == pytest.approx(correct / 3)

@@ -7,22 +7,33 @@ from collections.abc import Iterator
 
 import pytest
 
-from toolplay.messages import ToolCall, Trajectory
+import support
+from support import (
+    build_assistant,
+    load_suite,
+    offered_tools,
+    parse_scenario,
+    play_autode_static,
+    score_slots,
+)
+from toolplay.clients._prompt_format import output_schema
+from toolplay.messages import (
+    ToolCall,
+    Trajectory,
+)
 from toolplay.roles import (
     Assistant,
+    AssistantContext,
     AssistantTurn,
     OracleAssistant,
-    RoleContext,
     ScriptedUser,
     SilentAssistant,
-    build_assistant,
 )
-from toolplay.roles._prompt_format import output_schema
-from toolplay.runs import MODES
-from toolplay.runtime import offered_tools, play_autode_static
-from toolplay.scenarios import Scenario, load_suite, parse_scenario
-from toolplay.scoring import score_slots
-from toolplay.testing import ChatServer, ReferenceResponder
+from toolplay.scenarios import Scenario
+from toolplay.testing import (
+    ChatServer,
+    ReferenceResponder,
+)
 
 SUITE = load_suite("autode").scenarios
 BY_ID = {s.id: s for s in SUITE}
@@ -39,7 +50,7 @@ class Recorder:
         self.forever = forever
         self.forced: list[bool] = []
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         self.forced.append(context.force_tool_call)
         made = len(self.forced) - 1
         if self.forever or made < len(self.calls):
@@ -50,7 +61,13 @@ class Recorder:
 
 def in_mode(mode: str, scenario: Scenario, assistant: Assistant, trial: int = 0) -> Trajectory:
     async def go() -> Trajectory:
-        return await MODES[mode](scenario, assistant, ScriptedUser(), trial, {})
+        return await support.play(
+            support.CATALOG.mode(support.load_suite("autode").mode(mode)).name,
+            scenario,
+            assistant,
+            ScriptedUser(),
+            trial=trial,
+        )
 
     return asyncio.run(go())
 
@@ -98,22 +115,22 @@ def test_an_assistant_that_never_stops_calling_is_cut_at_the_cap() -> None:
     recorder = Recorder([("get_wifi_status", {})], forever=True)
     trajectory = play(ASKING, recorder, max_calls=3)
     assert trajectory.termination == "call_limit" and len(recorder.forced) == 3
-    assert score_slots(ASKING, trajectory).details["failure"] == "wrong_function"
-    with pytest.raises(ValueError, match="at least 1"):
+    assert support.details(score_slots(ASKING, trajectory))["failure"] == "wrong_function"
+    with pytest.raises(ValueError, match="greater than or equal to 1"):
         play(ASKING, recorder, max_calls=0)
 
 
 def test_a_text_answer_despite_the_forcing_scores_never_called() -> None:
     trajectory = play(ASKING, SilentAssistant())
     result = score_slots(ASKING, trajectory)
-    assert result.score == 0.0 and result.details["failure"] == "never_called"
+    assert result.score == 0.0 and support.details(result)["failure"] == "never_called"
 
 
 def test_an_assistant_crash_is_its_own_failure() -> None:
     class Crashing:
         name = "crashing"
 
-        async def respond(self, context: RoleContext) -> AssistantTurn:
+        async def respond(self, context: AssistantContext) -> AssistantTurn:
             raise RuntimeError("boom")
 
     trajectory = play(ASKING, Crashing())

@@ -152,7 +152,7 @@ SCENARIO_CASES: dict[str, tuple[Files, str, tuple[str, ...]]] = {
     ),
     "missing path": ({}, "nowhere/s.yaml", ("nowhere/s.yaml", "no such file or folder")),
     "unknown suite name": ({}, "quik", ("quik", "unknown suite", "quick")),
-    "unknown importer": ({}, "tooltalks:data", ("tooltalks", "unknown importer", "tooltalk:")),
+    "unknown importer": ({}, "tooltalks:data", ("tooltalks", "unknown suite source", "tooltalk:")),
 }
 TOOLS_SAMPLE = ("unknown tool", "missing path", "unknown importer")
 
@@ -511,7 +511,7 @@ def test_resume_refusals_leave_the_run_untouched(
         workspace,
         [*run, "--limit", "2", "--resume", "--temperature", "0.5"],
         "different configuration",
-        "options.temperature: stored None, now 0.5",
+        "assistant_model.temperature: stored None, now 0.5",
     )
     refuse(cli, workspace, [*run, "--limit", "2"], "run: already holds a run", "--resume")
     refuse(cli, workspace, [*run[:-1], "elsewhere", "--resume"], "elsewhere", "nothing to resume")

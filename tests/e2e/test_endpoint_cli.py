@@ -16,9 +16,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from support import load_suite
 from toolplay.cli import app
-from toolplay.scenarios import load_suite
-from toolplay.testing import ChatServer, FaultPlan, ReferenceResponder
+from toolplay.testing import (
+    ChatServer,
+    FaultPlan,
+    ReferenceResponder,
+)
 
 QUICK = load_suite("quick").scenarios
 SECRET = "sk-test-5f1c9e-never-on-disk"

@@ -9,9 +9,12 @@ import sys
 import time
 from pathlib import Path
 
-from toolplay.scenarios import load_suite
+from support import load_suite
 from toolplay.store import RunStore
-from toolplay.testing import ChatServer, ReferenceResponder
+from toolplay.testing import (
+    ChatServer,
+    ReferenceResponder,
+)
 
 QUICK = load_suite("quick").scenarios
 TRIALS = 3

@@ -12,8 +12,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from support import load_suite
 from toolplay.cli import app
-from toolplay.scenarios import AUGMENTATION_SETTINGS, STATE_VARIANTS, Scenario, load_suite
+from toolplay.scenarios import (
+    AUGMENTATION_SETTINGS,
+    STATE_VARIANTS,
+    Scenario,
+)
 
 ID = re.compile(r"^(?P<base>[^~@]+)(~(?P<state>[a-z_]+))?(@(?P<aug>[a-z_0-9]+))?$")
 INSUFFICIENT = "insufficient_information"

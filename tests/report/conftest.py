@@ -19,54 +19,12 @@ import yaml
 from typer.testing import CliRunner
 
 from toolplay.cli import app
-from toolplay.messages import ToolCall
-from toolplay.roles import (
-    ASSISTANTS,
-    AssistantTurn,
-    InfrastructureError,
-    OracleAssistant,
-    RoleContext,
-)
 
+PLUGIN = str(Path(__file__).with_name("roles_plugin.py"))
 SCRIPT_PAYLOAD = "<script>document.title='pwned-script'</script>"
 IMG_PAYLOAD = "<img src=x onerror=\"document.title='pwned-img'\">"
 CLOSE_PAYLOAD = "</script><script>document.title='pwned-json'</script>"
 FLAKY_MESSAGE = "endpoint down after 3 retries <b>bold</b> " + SCRIPT_PAYLOAD
-
-
-class FlakyAssistant:
-    """The oracle, except on scenarios about settings, where its endpoint is 'down'."""
-
-    name = "flaky"
-
-    async def respond(self, context: RoleContext) -> AssistantTurn:
-        """Fail with an infrastructure error on settings scenarios, else play the reference."""
-        if "settings" in context.scenario.world.domains:
-            raise InfrastructureError(FLAKY_MESSAGE)
-        return await OracleAssistant().respond(context)
-
-
-class RecklessAssistant:
-    """Switches cellular off (a minefield) before doing what was asked: turning wifi on."""
-
-    name = "reckless"
-
-    async def respond(self, context: RoleContext) -> AssistantTurn:
-        """Call set_cellular_service_status(false), then set_wifi_status(true), then reply."""
-        steps = 0
-        for message in context.messages:
-            if message.sender == "user":
-                steps = 0
-            elif message.sender == "assistant":
-                steps += 1
-        plan = [
-            ("set_cellular_service_status", {"enabled": False}),
-            ("set_wifi_status", {"enabled": True}),
-        ]
-        if steps < len(plan):
-            name, arguments = plan[steps]
-            return AssistantTurn(tool_calls=(ToolCall.from_args(f"call_{steps}", name, arguments),))
-        return AssistantTurn(content="Wifi is on (and I switched cellular off).")
 
 
 MINEFIELD_SCENARIO = {
@@ -204,19 +162,18 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     invoke("run", "--suite", "quick", "--assistant", "no-call", "--out", str(made["nocall"]))
     minefield_suite = root / "minefield.yaml"
     minefield_suite.write_text(yaml.safe_dump({"scenarios": [MINEFIELD_SCENARIO]}))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(ASSISTANTS, "flaky", lambda argument, options: FlakyAssistant())
-        patch.setitem(ASSISTANTS, "reckless", lambda argument, options: RecklessAssistant())
-        invoke("run", "--suite", "quick", "--assistant", "flaky", "--out", str(made["flaky"]))
-        invoke(
-            "run",
-            "--suite",
-            str(minefield_suite),
-            "--assistant",
-            "reckless",
-            "--out",
-            str(made["minefield"]),
-        )
+    plugin = ("--plugin", PLUGIN)
+    invoke(*plugin, "run", "--assistant", "flaky", "--out", str(made["flaky"]))
+    invoke(
+        *plugin,
+        "run",
+        "--suite",
+        str(minefield_suite),
+        "--assistant",
+        "reckless",
+        "--out",
+        str(made["minefield"]),
+    )
     static_suite = root / "tooltalk.yaml"
     static_suite.write_text(yaml.safe_dump({"scenarios": [TOOLTALK_SCENARIO]}))
     invoke("run", "--suite", str(static_suite), "--mode", "static", "--out", str(made["static"]))

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from toolplay.report._charts import Bar, Point, bar_chart, column_chart, scatter_plot
+from toolplay.report._charts import (
+    Bar,
+    Point,
+    bar_chart,
+    column_chart,
+    scatter_plot,
+)
 
 EVIL = "<script>alert(1)</script>&"
 

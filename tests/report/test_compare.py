@@ -12,9 +12,15 @@ from scipy import stats
 from typer.testing import CliRunner
 
 from toolplay.cli import app
-from toolplay.report import ReportError, compare_runs, load_human_scores
-from toolplay.report._metrics import fmt, ordered_metrics
-from toolplay.roles import ASSISTANTS, AssistantTurn, OracleAssistant, RoleContext, SilentAssistant
+from toolplay.report import (
+    ReportError,
+    compare_runs,
+    load_human_scores,
+)
+from toolplay.report._metrics import (
+    fmt,
+    ordered_metrics,
+)
 
 HUMAN = {
     "quick_add_contact": 0.9,
@@ -25,19 +31,6 @@ HUMAN = {
 }
 
 
-class Partial:
-    """Plays the reference only on scenarios using (or not using) one domain."""
-
-    def __init__(self, domain: str, wanted: bool) -> None:
-        self.name = f"partial-{domain}-{wanted}"
-        self.domain, self.wanted = domain, wanted
-
-    async def respond(self, context: RoleContext) -> AssistantTurn:
-        if (self.domain in context.scenario.world.domains) == self.wanted:
-            return await OracleAssistant().respond(context)
-        return await SilentAssistant().respond(context)
-
-
 def cli(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(app, list(args), env={"COLUMNS": "220"})
     return result.exit_code, result.output
@@ -46,12 +39,11 @@ def cli(*args: str) -> tuple[int, str]:
 @pytest.fixture(scope="module")
 def partial_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("partial")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(ASSISTANTS, "no-messaging", lambda a, o: Partial("messaging", False))
-        patch.setitem(ASSISTANTS, "settings-only", lambda a, o: Partial("settings", True))
-        for name in ("no-messaging", "settings-only"):
-            code, output = cli("run", "--assistant", name, "--out", str(root / name))
-            assert code == 0, output
+    plugin = str(Path(__file__).with_name("roles_plugin.py"))
+    for name in ("no-messaging", "settings-only"):
+        args = ["--plugin", plugin, "run", "--assistant", name, "--out", str(root / name)]
+        code, output = cli(*args)
+        assert code == 0, output
     return root / "no-messaging", root / "settings-only"
 
 

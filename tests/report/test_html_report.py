@@ -15,7 +15,10 @@ from typer.testing import CliRunner
 
 from toolplay.cli import app
 from toolplay.report import write_report
-from toolplay.report._metrics import fmt, ordered_metrics
+from toolplay.report._metrics import (
+    fmt,
+    ordered_metrics,
+)
 
 SCRIPT_PAYLOAD = "<script>document.title='pwned-script'</script>"
 IMG_PAYLOAD = "<img src=x onerror=\"document.title='pwned-img'\">"
@@ -256,8 +259,8 @@ def test_run_where_a_minefield_fires(runs: dict[str, Path], browser: Browser) ->
     score = json.loads(
         (runs["minefield"] / "trajectories" / "ms_wifi_on.t0.jsonl").read_text().splitlines()[-1]
     )
-    milestone = score["details"]["milestone_mapping"][0]
-    minefield = score["details"]["minefield_mapping"][0]
+    milestone = score["evidence"]["milestone_mapping"][0]
+    minefield = score["evidence"]["minefield_mapping"][0]
     assert minefield["similarity"] > 0
     # The badges sit on the messages the scorer mapped them to.
     assert "◆ wifi_on · 1.000" in messages[f"msg-{milestone['index']}"]
@@ -274,7 +277,7 @@ def test_static_tooltalk_run(runs: dict[str, Path], browser: Browser) -> None:
     dom = parse(browser(runs["static"] / "report.html"))
     headings = [e.text for e in dom if e.tag == "h2"]
     assert "Score by split" in headings and "By split" in headings
-    details = records(runs["static"], "tt_update")[-1]["details"]
+    details = records(runs["static"], "tt_update")[-1]["evidence"]
     table = next(e.text for e in find(dom, "div", "evidence") if "Predicted calls" in e.text)
     for prediction in details["predictions"]:
         assert prediction["tool"] in table

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from toolplay.report._metrics import chart_metric, flatten, fmt, group_table, ordered_metrics
+from toolplay.report._metrics import (
+    chart_metric,
+    flatten,
+    fmt,
+    group_table,
+    ordered_metrics,
+)
 
 
 def test_fmt() -> None:

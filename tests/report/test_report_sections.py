@@ -11,7 +11,10 @@ from typing import Any
 from typer.testing import CliRunner
 
 from toolplay.cli import app
-from toolplay.report import build_report, load_run
+from toolplay.report import (
+    build_report,
+    load_run,
+)
 
 
 def payload(html: str) -> dict[str, Any]:

@@ -10,12 +10,11 @@ from scipy import stats
 from typer.testing import CliRunner
 
 from toolplay.cli import app
-from toolplay.messages import ToolCall
 from toolplay.report import ReportError, compare_runs
-from toolplay.roles import ASSISTANTS, AssistantTurn, OracleAssistant, RoleContext
 from toolplay.scoring import system_agreement
 
 AUTODE = Path(__file__).resolve().parents[2] / ".." / "shared" / "autode"
+PLUGIN = str(Path(__file__).with_name("slots_plugin.py"))
 
 
 def test_pearson_and_icc_over_assistants_match_scipy_and_a_hand_computation() -> None:
@@ -43,24 +42,6 @@ def test_too_few_assistants_leave_the_statistics_undefined() -> None:
     assert result.pearson is None and result.icc_3_1 is None
 
 
-class FirstSlots:
-    """Plays the reference, but its API call keeps only the first `keep` slots."""
-
-    def __init__(self, keep: int) -> None:
-        self.name = f"first-{keep}"
-        self.keep = keep
-
-    async def respond(self, context: RoleContext) -> AssistantTurn:
-        turn = await OracleAssistant().respond(context)
-        calls = tuple(
-            ToolCall.from_args(
-                c.id, c.name, dict(list(json.loads(c.arguments).items())[: self.keep])
-            )
-            for c in turn.tool_calls
-        )
-        return AssistantTurn(content=turn.content, tool_calls=calls)
-
-
 def cli(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(app, list(args), env={"COLUMNS": "220"})
     return result.exit_code, result.output
@@ -71,27 +52,26 @@ def test_compare_gives_system_level_agreement_beside_per_dialogue(tmp_path: Path
         pytest.skip(f"AutoDE data not found at {AUTODE.resolve()} (../shared/autode)")
     suite = f"autode-data:{AUTODE.resolve()}"
     runs: dict[tuple[str, str], Path] = {}
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(ASSISTANTS, "first-1", lambda a, o: FirstSlots(1))
-        patch.setitem(ASSISTANTS, "first-2", lambda a, o: FirstSlots(2))
-        for assistant in ("oracle", "first-1", "first-2", "no-call"):
-            for mode in ("static", "dynamic"):
-                out = tmp_path / f"{mode}-{assistant}"
-                code, output = cli(
-                    "run",
-                    "--suite",
-                    suite,
-                    "--mode",
-                    mode,
-                    "--assistant",
-                    assistant,
-                    "--limit",
-                    "40",
-                    "--out",
-                    str(out),
-                )
-                assert code == 0, output
-                runs[(mode, assistant)] = out
+    for assistant in ("oracle", "first-1", "first-2", "no-call"):
+        for mode in ("static", "dynamic"):
+            out = tmp_path / f"{mode}-{assistant}"
+            code, output = cli(
+                "--plugin",
+                PLUGIN,
+                "run",
+                "--suite",
+                suite,
+                "--mode",
+                mode,
+                "--assistant",
+                assistant,
+                "--limit",
+                "40",
+                "--out",
+                str(out),
+            )
+            assert code == 0, output
+            runs[(mode, assistant)] = out
     f1 = {
         k: json.loads((p / "summary.json").read_text())["metrics"]["slot_f1"]
         for k, p in runs.items()

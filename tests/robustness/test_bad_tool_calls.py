@@ -13,9 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolplay.messages import ToolCall
-from toolplay.tools import build_registry, domains
+from toolplay.tools import (
+    build_registry,
+    builtin_domains,
+)
 
-REGISTRY = build_registry(domains().values())
+REGISTRY = build_registry(builtin_domains())
 NAMES = REGISTRY.names()
 CLOCK = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
-
-from toolplay.messages import Message, ToolCall
-from toolplay.roles import ModelSettings, openai_messages, trial_scope
+from toolplay.clients import ModelOptions, ModelSettings
+from toolplay.messages import (
+    Message,
+    ToolCall,
+)
+from toolplay.roles import (
+    openai_messages,
+)
 from toolplay.roles._chat import chat_request
 
 
@@ -59,20 +63,17 @@ def test_request_seed_moves_with_the_trial_and_optional_fields_are_omitted() -> 
     assert plain == {"model": "m", "messages": [], "temperature": 0.0}
     seeded = ModelSettings(seed=10, max_tokens=5, temperature=0.3)
 
-    async def in_trial(trial: int) -> dict[str, object]:
-        with trial_scope(trial):
-            return chat_request("m", seeded, [], [{"type": "function"}])
+    def in_trial(trial: int) -> dict[str, object]:
+        return chat_request("m", seeded, [], [{"type": "function"}], trial=trial)
 
-    first, third = asyncio.run(in_trial(0)), asyncio.run(in_trial(2))
+    first, third = in_trial(0), in_trial(2)
     assert (first["seed"], third["seed"]) == (10, 12)
     assert first["max_tokens"] == 5 and first["tools"] == [{"type": "function"}]
 
 
-def test_settings_read_plain_and_prefixed_options() -> None:
-    settings = ModelSettings.from_options(
-        {"base_url": "http://x/v1/", "timeout": 3, "max_retries": 0, "user_timeout": 9},
-        prefix="user_",
-    )
+def test_user_options_fall_back_to_the_assistants_field_by_field() -> None:
+    assistant = ModelOptions(base_url="http://x/v1/", timeout=3, max_retries=0)
+    settings = ModelOptions(timeout=9).over(assistant).resolve()
     assert settings.base_url == "http://x/v1" and settings.timeout == 9.0
     assert settings.policy.max_retries == 0
-    assert ModelSettings.from_options({}).api_key_env == "OPENAI_API_KEY"
+    assert ModelOptions().resolve().api_key_env == "OPENAI_API_KEY"

@@ -11,14 +11,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolplay.roles import (
+from toolplay.clients import (
     ChatClient,
-    InfrastructureError,
     RetryPolicy,
     TransientError,
     parse_completion,
     request_key,
-    trial_scope,
+)
+from toolplay.roles import (
+    InfrastructureError,
 )
 
 FAST = RetryPolicy(max_retries=2, initial=0.001, max_wait=0.01, jitter=0.0)
@@ -142,8 +143,7 @@ def test_cache_serves_a_repeated_request_without_calling_the_backend() -> None:
     async def go() -> list[str | None]:
         first = await client.complete(request)
         second = await client.complete(json.loads(json.dumps(request)))
-        with trial_scope(1):
-            third = await client.complete(request)
+        third = await client.complete(request, trial=1)
         return [first.content, second.content, third.content]
 
     assert asyncio.run(go()) == ["hello"] * 3

@@ -7,20 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from toolplay.messages import Trajectory
-from toolplay.roles import (
-    AssistantTurn,
-    ChatAssistant,
-    RoleContext,
+from support import build_assistant, build_user, offered_tools, parse_scenario, play_dynamic
+from toolplay.clients import (
     RoleOptionError,
-    ScriptedUser,
-    build_assistant,
-    build_user,
     load_model,
     packaged_model_path,
 )
-from toolplay.runtime import offered_tools, play_dynamic, system_prompt
-from toolplay.scenarios import parse_scenario
+from toolplay.conversation import system_prompt
+from toolplay.messages import Trajectory
+from toolplay.roles import (
+    AssistantContext,
+    AssistantTurn,
+    ChatAssistant,
+    ScriptedUser,
+)
 
 # Two tools keep the prompt short: these tests run the real model on a shared 2-core machine.
 WIFI = parse_scenario(
@@ -87,7 +87,7 @@ def test_concurrent_turns_are_serialised_and_always_parse() -> None:
                 visible_to=("user", "assistant"),
             ),
         )
-        context = RoleContext(WIFI, messages, tools, prompt)
+        context = AssistantContext(WIFI.id, 0, messages, tools, prompt)
         return list(await asyncio.gather(*(assistant.respond(context) for _ in range(2))))
 
     first, second = asyncio.run(ask())
@@ -124,7 +124,7 @@ def test_a_local_model_can_play_the_user() -> None:
     class Quiet:
         name = "quiet"
 
-        async def respond(self, context: RoleContext) -> AssistantTurn:
+        async def respond(self, context: AssistantContext) -> AssistantTurn:
             return AssistantTurn(content="How can I help?")
 
     trajectory = asyncio.run(play_dynamic(scenario, Quiet(), user))

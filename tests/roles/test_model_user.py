@@ -5,11 +5,22 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from toolplay.roles import AssistantTurn, RoleContext, build_user
-from toolplay.roles._model_user import simulator_messages, user_system_prompt
-from toolplay.runtime import play_dynamic
-from toolplay.scenarios import Scenario, parse_scenario
-from toolplay.testing import ChatServer, scripted, text, tool_calls
+from support import build_user, parse_scenario, play_dynamic
+from toolplay.roles import (
+    AssistantContext,
+    AssistantTurn,
+)
+from toolplay.roles._model_user import (
+    simulator_messages,
+    user_system_prompt,
+)
+from toolplay.scenarios import Scenario
+from toolplay.testing import (
+    ChatServer,
+    scripted,
+    text,
+    tool_calls,
+)
 
 OPTIONS = {"retry_initial": 0.001, "retry_jitter": 0.0, "max_retries": 1}
 
@@ -31,9 +42,9 @@ class Echo:
     name = "echo"
 
     def __init__(self) -> None:
-        self.seen: list[RoleContext] = []
+        self.seen: list[AssistantContext] = []
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         self.seen.append(context)
         return AssistantTurn(content="Sure, what else?")
 

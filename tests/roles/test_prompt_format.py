@@ -9,16 +9,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from llama_cpp.llama_grammar import LlamaGrammar
 
-from toolplay.roles._prompt_format import (
+import support
+from support import registry_for
+from toolplay.clients._prompt_format import (
     MAX_CALLS,
     describe_tools,
     output_schema,
     parse_output,
     render_messages,
 )
-from toolplay.tools import domains, registry_for
 
-TOOLS = registry_for(list(domains())).schemas()
+TOOLS = registry_for(list(support.CATALOG.tools.domains)).schemas()
 
 
 def test_tools_are_described_with_signature_and_argument_docs() -> None:

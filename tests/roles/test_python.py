@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
-from toolplay.roles import RoleOptionError, ScriptedUser, build_assistant
-from toolplay.runtime import play_dynamic
-from toolplay.scenarios import load_suite
-from toolplay.scoring import score_trajectory
+from support import build_assistant, load_suite, play_dynamic, score_trajectory
+from toolplay.clients import RoleOptionError
+from toolplay.roles import ScriptedUser
 
 WIFI = next(s for s in load_suite("quick").scenarios if s.id == "quick_wifi_on")
 
@@ -31,7 +30,7 @@ def wifi(messages, tools):
 
 async def async_wifi(messages, tools, context):
     await asyncio.sleep(0)
-    return wifi(messages, tools) if context.scenario.id else "?"
+    return wifi(messages, tools) if context.scenario_id else "?"
 
 def broken(messages, tools):
     raise KeyError("agent bug")

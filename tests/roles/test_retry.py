@@ -7,14 +7,16 @@ import asyncio
 import pytest
 from tenacity import RetryCallState
 
-from toolplay.roles import (
-    AssistantError,
-    InfrastructureError,
+from toolplay.clients import (
     PermanentError,
     RetryPolicy,
     TransientError,
 )
-from toolplay.roles._retry import call_with_retries
+from toolplay.clients._retry import call_with_retries
+from toolplay.roles import (
+    AssistantError,
+    InfrastructureError,
+)
 
 FAST = RetryPolicy(max_retries=3, initial=0.001, max_wait=0.01, jitter=0.0)
 

@@ -8,12 +8,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
-from toolplay.runs import MODES, RunConfig, RunError, execute_run
-from toolplay.scenarios import load_suite
-from toolplay.scoring import score_trajectory
+from support import load_suite
+from toolplay.catalog import Catalog, build_catalog
+from toolplay.runs import (
+    RunConfig,
+    RunError,
+    apply_options,
+    execute_run,
+)
+from toolplay.scenarios import DATA
 from toolplay.store import RunStore
-from toolplay.testing import ChatServer, FaultPlan, ReferenceResponder
+from toolplay.testing import (
+    ChatServer,
+    FaultPlan,
+    ReferenceResponder,
+)
 
 QUICK = load_suite("quick").scenarios
 FAST = {"retry_initial": 0.001, "retry_jitter": 0.0, "max_retries": 1, "timeout": 5}
@@ -21,11 +32,12 @@ FAST = {"retry_initial": 0.001, "retry_jitter": 0.0, "max_retries": 1, "timeout"
 
 def config(server: ChatServer, out: Path, **fields: Any) -> RunConfig:
     options = {"base_url": server.base_url, **FAST, **fields.pop("options", {})}
-    return RunConfig(suite="quick", assistant="openai:ref", out=out, options=options, **fields)
+    data = {"suite": "quick", "assistant": "openai:ref", "out": out, **fields}
+    return RunConfig.model_validate(apply_options(data, options))
 
 
-def run(cfg: RunConfig) -> dict[str, Any]:
-    return asyncio.run(execute_run(cfg))
+def run(cfg: RunConfig, catalog: Catalog | None = None) -> dict[str, Any]:
+    return asyncio.run(execute_run(cfg, catalog=catalog)).to_json()
 
 
 def statuses(out: Path) -> dict[tuple[str, int], str]:
@@ -79,24 +91,19 @@ def test_a_resumed_run_does_not_replay_finished_trials(server: ChatServer, tmp_p
 
 
 def test_a_crashing_mode_or_scorer_is_recorded_and_the_others_finish(
-    server: ChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    server: ChatServer, tmp_path: Path
 ) -> None:
-    original = MODES["dynamic"]
-
-    async def sometimes_crash(scenario: Any, *args: Any) -> Any:
-        if scenario.id == "quick_wifi_on":
-            raise RuntimeError("harness bug")
-        return await original(scenario, *args)
-
-    monkeypatch.setitem(MODES, "dynamic", sometimes_crash)
-
-    def picky(scenario: Any, trajectory: Any, context: Any) -> Any:
-        if scenario.id == "quick_add_contact":
-            raise ValueError("scorer bug")
-        return score_trajectory(scenario, trajectory, context)
-
-    monkeypatch.setattr("toolplay.runs._runner.score_trajectory", picky)
-    summary = run(config(server, tmp_path / "run"))
+    # The quick suite, judged by a plugin's scorer that fails on one scenario, played in a
+    # plugin's mode that fails on another.
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    for path in sorted((DATA / "quick").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for scenario in data["scenarios"]:
+            scenario["evaluation"] = "picky"
+        (suite / path.name).write_text(yaml.safe_dump(data), encoding="utf-8")
+    catalog = build_catalog([str(Path(__file__).with_name("crashing_plugin.py"))])
+    summary = run(config(server, tmp_path / "run", suite=str(suite), mode="crashy"), catalog)
     errors = {e["scenario_id"]: e["error"] for e in summary["error_list"]}
     assert set(errors) == {"quick_wifi_on", "quick_add_contact"}
     assert "harness bug" in errors["quick_wifi_on"] and "Traceback" in errors["quick_wifi_on"]
@@ -106,10 +113,10 @@ def test_a_crashing_mode_or_scorer_is_recorded_and_the_others_finish(
 
 def test_the_cache_makes_a_rerun_free_and_identical(server: ChatServer, tmp_path: Path) -> None:
     cache = str(tmp_path / "cache.sqlite")
-    first = run(config(server, tmp_path / "a", options={"cache": cache}, trials=2))
+    first = run(config(server, tmp_path / "a", cache=cache, trials=2))
     calls = len(server.requests)
     assert calls > 0
-    second = run(config(server, tmp_path / "b", options={"cache": cache}, trials=2))
+    second = run(config(server, tmp_path / "b", cache=cache, trials=2))
     assert len(server.requests) == calls  # every answer came from the cache
     assert first == second
 

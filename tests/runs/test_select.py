@@ -11,9 +11,17 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from support import expand_variants, load_suite
 from toolplay.cli import app
-from toolplay.runs import SelectionError, carried_augmentations, select_scenarios
-from toolplay.scenarios import AUGMENTATION_SETTINGS, Suite, expand_variants, load_suite
+from toolplay.runs import (
+    SelectionError,
+    carried_augmentations,
+    select_scenarios,
+)
+from toolplay.scenarios import (
+    AUGMENTATION_SETTINGS,
+    Suite,
+)
 
 CLOCK = "2025-03-14T16:20:00-04:00"
 BASES = [
@@ -181,7 +189,7 @@ def test_applied_augmentations_are_applied_once_and_summarised(
     groups = summary["by_augmentation"]
     assert isinstance(groups, dict) and set(groups) == {"none", "distractors_3", "scrambled_names"}
     assert groups["none"]["scenarios"] == 2
-    assert set(groups["none"]) == set(summary["metrics"]) | {"scenarios"}
+    assert set(groups["none"]) == set(summary["metrics"]) | {"scenarios", "trials"}
     assert all(g["similarity"] == 0.0 for g in groups.values())
     config = json.loads((out / "config.json").read_text(encoding="utf-8"))
     assert config["augment"] == ["none", "distractors_3", "scrambled_names"]
@@ -205,6 +213,7 @@ def test_oracle_run_over_selected_sandbox_variants_is_perfect_per_augmentation(
             "perfect_rate": 1.0,
             "turn_count": summary["metrics"]["turn_count"],
             "scenarios": 12,
+            "trials": 12,
         }
     }
     resumed = _run([*args, "--out", str(out), "--resume"])

@@ -9,8 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolplay.runs import pass_hat_k, succeeded, trial_statistics
-from toolplay.scoring import ScenarioScore
+from toolplay.runs import (
+    pass_hat_k,
+    succeeded,
+    trial_statistics,
+)
+from toolplay.scoring import ScenarioScore, ToolTalkCounts, ToolTalkEvidence
 
 
 def brute_force(outcomes: list[list[bool]], k: int) -> float | None:
@@ -42,16 +46,33 @@ def test_known_values() -> None:
     assert pass_hat_k(outcomes, 4) == pytest.approx(0.5)
 
 
-def score(scenario: str, trial: int, value: float | None, **details: object) -> ScenarioScore:
+def score(scenario: str, trial: int, value: float | None) -> ScenarioScore:
+    return ScenarioScore(scenario_id=scenario, trial=trial, evaluation="state", score=value)
+
+
+def tooltalk(success: bool, value: float) -> ScenarioScore:
+    evidence = ToolTalkEvidence(
+        counts=ToolTalkCounts(),
+        precision=None,
+        recall=1.0,
+        incorrect_action_rate=0.0,
+        success=success,
+        soft_success=1.0,
+        split=None,
+        error_types=[],
+        predictions=[],
+        ground_truth=[],
+        similarities=[],
+    )
     return ScenarioScore(
-        scenario_id=scenario, trial=trial, evaluation="state", score=value, details=details
+        scenario_id="a", trial=0, evaluation="tooltalk", score=value, evidence=evidence
     )
 
 
 def test_success_prefers_the_scorer_flag() -> None:
     assert succeeded(score("a", 0, 1.0)) and not succeeded(score("a", 0, 0.99))
-    assert not succeeded(score("a", 0, 1.0, success=False))
-    assert succeeded(score("a", 0, 0.2, success=True))
+    assert not succeeded(tooltalk(False, 1.0))
+    assert succeeded(tooltalk(True, 0.2))
 
 
 def test_statistics_over_trials_skip_unscored_ones() -> None:
@@ -63,12 +84,12 @@ def test_statistics_over_trials_skip_unscored_ones() -> None:
         score("b", 1, None),
         score("b", 2, 1.0),
     ]
-    stats = trial_statistics(scores, 3)
+    stats = trial_statistics(scores, 3).model_dump()
     assert stats["pass_hat_k"]["1"] == pytest.approx((2 / 3 + 1 / 2) / 2)
     assert stats["pass_hat_k"]["3"] == pytest.approx(0.0)  # only "a" has 3 scored trials
     assert stats["scenarios_with_k"] == {"1": 2, "2": 2, "3": 1}
     assert stats["score_per_trial"] == {"0": 0.5, "1": 1.0, "2": 0.75}
     assert stats["score_mean"] == pytest.approx(0.75)
     assert stats["score_std"] == pytest.approx(0.25)
-    single = trial_statistics([score("a", 0, 0.4)], 1)
+    single = trial_statistics([score("a", 0, 0.4)], 1).model_dump()
     assert single["score_mean"] == 0.4 and single["score_std"] is None

@@ -7,8 +7,12 @@ from typing import Any
 
 import pytest
 
+from support import registry_for
 from toolplay.messages import ToolCall
-from toolplay.tools import Registry, ToolOutcome, registry_for
+from toolplay.tools import (
+    Registry,
+    ToolOutcome,
+)
 from toolplay.world import World
 
 ALL = [

@@ -7,12 +7,14 @@ from typing import Any
 
 import pytest
 
+from support import parse_scenario, play_dynamic, registry_for, score_milestones
+from toolplay.conversation import execution_order
 from toolplay.messages import ToolCall
-from toolplay.roles import AssistantTurn, RoleContext, ScriptedUser
-from toolplay.runtime import execution_order, play_dynamic
-from toolplay.scenarios import parse_scenario
-from toolplay.scoring import score_milestones
-from toolplay.tools import registry_for
+from toolplay.roles import (
+    AssistantContext,
+    AssistantTurn,
+    ScriptedUser,
+)
 
 REGISTRY = registry_for(["settings", "contacts", "messaging", "weather", "stocks"])
 LOW_BATTERY = {
@@ -70,7 +72,7 @@ class Parallel:
     def __init__(self, *calls: tuple[str, dict[str, Any]]) -> None:
         self.calls = calls
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         if any(m.sender == "assistant" for m in context.messages):
             return AssistantTurn(content="Done.")
         return AssistantTurn(tool_calls=tuple(batch(*self.calls)))

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from toolplay.tools import domains, registry_for
+import support
+from support import registry_for
 
 SANDBOX_DOMAINS = [
     "settings",
@@ -44,4 +45,4 @@ def test_schema_snapshot(domain: str) -> None:
 
 
 def test_every_sandbox_domain_is_in_the_catalog() -> None:
-    assert set(SANDBOX_DOMAINS) <= set(domains())
+    assert set(SANDBOX_DOMAINS) <= set(support.CATALOG.tools.domains)

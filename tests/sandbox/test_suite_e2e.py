@@ -9,9 +9,9 @@ from pathlib import Path
 import yaml
 from typer.testing import CliRunner
 
+from support import load_suite, parse_scenario
 from toolplay import scenarios as scenarios_package
 from toolplay.cli import app
-from toolplay.scenarios import load_suite, parse_scenario
 from toolplay.validate import validate_suite
 
 README = Path(__file__).parents[2] / "README.md"
@@ -27,24 +27,37 @@ MINE = [
 ]
 """The first 26 base scenarios (a fixed set, so the expected score range stays put)."""
 
-FLAWED_AGENT = '''
-def act(messages, tools, context):
-    """Plays the reference but skips each turn's last call and paraphrases its replies."""
-    turn, step = -1, 0
-    for m in context.messages:
-        if m.sender == "user" and m.content is not None:
-            turn, step = turn + 1, 0
-        elif m.sender == "assistant":
-            step += 1
-    reference = context.scenario.reference
-    if not 0 <= turn < len(reference):
-        return "Anything else?"
-    calls = reference[turn].calls[:-1] if len(reference[turn].calls) > 1 else []
-    if step < len(calls):
-        call = calls[step]
-        return {"content": None, "tool_calls": [{"id": f"f{turn}_{step}", "function": {
-            "name": call.name, "arguments": call.arguments}}]}
-    return "All set, " + (reference[turn].reply or "done").lower()
+FLAWED_PLUGIN = '''
+from toolplay.roles import AssistantContext, AssistantTurn, RoleKind
+from toolplay.roles._python import to_turn
+
+
+class Flawed:
+    \"\"\"Plays the reference but skips each turn's last call and paraphrases its replies.\"\"\"
+
+    name = "flawed"
+    sees_reference = True
+
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
+        turn, step = -1, 0
+        for m in context.messages:
+            if m.sender == "user" and m.content is not None:
+                turn, step = turn + 1, 0
+            elif m.sender == "assistant":
+                step += 1
+        reference = context.reference.scenario.reference
+        if not 0 <= turn < len(reference):
+            return AssistantTurn(content="Anything else?")
+        calls = reference[turn].calls[:-1] if len(reference[turn].calls) > 1 else []
+        if step < len(calls):
+            call = calls[step]
+            return to_turn({"content": None, "tool_calls": [{"id": f"f{turn}_{step}", "function": {
+                "name": call.name, "arguments": call.arguments}}]})
+        return AssistantTurn(content="All set, " + (reference[turn].reply or "done").lower())
+
+
+def register(catalog):
+    catalog.add_assistant(RoleKind("flawed", lambda request: Flawed()))
 '''
 
 
@@ -84,13 +97,12 @@ def test_flawed_assistant_gets_partial_credit_and_rescoring_is_exact(tmp_path: P
     suite.mkdir()
     for name in MINE:
         (suite / name).write_text((Path(BASES) / name).read_text(encoding="utf-8"), "utf-8")
-    agent = tmp_path / "agent.py"
-    agent.write_text(FLAWED_AGENT, encoding="utf-8")
+    plugin = tmp_path / "flawed.py"
+    plugin.write_text(FLAWED_PLUGIN, encoding="utf-8")
     out = tmp_path / "run"
     runner = CliRunner()
-    result = runner.invoke(
-        app, ["run", "--suite", str(suite), "--assistant", f"python:{agent}:act", "--out", str(out)]
-    )
+    args = ["--plugin", str(plugin), "run", "--suite", str(suite), "--assistant", "flawed"]
+    result = runner.invoke(app, [*args, "--out", str(out)])
     assert result.exit_code == 0, result.output
     before = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     lines_before = {p.name: p.read_text() for p in (out / "trajectories").iterdir()}
@@ -103,7 +115,7 @@ def test_flawed_assistant_gets_partial_credit_and_rescoring_is_exact(tmp_path: P
         "perfect_rate",
         "turn_count",
     }
-    result = runner.invoke(app, ["score", str(out)])
+    result = runner.invoke(app, ["--plugin", str(plugin), "score", str(out)])
     assert result.exit_code == 0, result.output
     after = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert after["metrics"] == before["metrics"]

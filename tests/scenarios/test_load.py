@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolplay.scenarios import ScenarioError, load_scenario_file, load_scenario_paths, load_suite
+from support import load_scenario_file, load_scenario_paths, load_suite
+from toolplay.scenarios import ScenarioError
 
 GOOD = """
 id: ok_1
@@ -113,7 +114,7 @@ def test_duplicate_ids_across_files_are_refused(tmp_path: Path) -> None:
 
 
 def test_unknown_suite_lists_known_ones() -> None:
-    with pytest.raises(ScenarioError, match="unknown suite; known suites: .*quick"):
+    with pytest.raises(ScenarioError, match="unknown suite; known: .*quick"):
         load_suite("definitely-not-a-suite")
 
 

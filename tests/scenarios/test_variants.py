@@ -14,19 +14,27 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from toolplay.roles import OracleAssistant, ScriptedUser, SilentAssistant
-from toolplay.runtime import offered_tools, play_dynamic
+import support
+from support import (
+    expand_variants,
+    offered_tools,
+    parse_scenario,
+    play_dynamic,
+    score_trajectory,
+    state_variant,
+)
+from toolplay.roles import (
+    OracleAssistant,
+    ScriptedUser,
+    SilentAssistant,
+)
 from toolplay.scenarios import (
     AUGMENTATION_SETTINGS,
     Scenario,
     ScenarioError,
     StateConstraint,
     VariantSkipped,
-    expand_variants,
-    parse_scenario,
-    state_variant,
 )
-from toolplay.scoring import score_trajectory
 
 CLOCK = "2025-03-14T16:20:00-04:00"
 BOOK = [
@@ -112,7 +120,7 @@ def weather_here() -> Scenario:
 def play(target: Scenario, assistant: Any) -> tuple[float | None, dict[str, Any]]:
     trajectory = asyncio.run(play_dynamic(target, assistant, ScriptedUser()))
     result = score_trajectory(target, trajectory)
-    return result.score, result.details
+    return result.score, support.details(result)
 
 
 def assert_valid(target: Scenario) -> None:

@@ -11,7 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolplay.scoring._mapping import TIE_TOLERANCE, Mapping, best_mapping
+from toolplay.scoring._mapping import (
+    TIE_TOLERANCE,
+    Mapping,
+    best_mapping,
+)
 
 SimFn = Callable[[int, int, int | None], float]
 TIE_VALUES = (0.0, 0.25, 0.5, 1.0)

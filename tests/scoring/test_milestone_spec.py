@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from toolplay.scenarios import ScenarioError, parse_scenario
+from support import parse_scenario
+from toolplay.scenarios import ScenarioError
 
 BASE: dict[str, Any] = {
     "id": "t",

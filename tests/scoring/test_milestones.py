@@ -8,11 +8,18 @@ from typing import Any
 
 import pytest
 
-from toolplay.messages import ToolCall, Trajectory
-from toolplay.roles import AssistantTurn, RoleContext, ScriptedUser
-from toolplay.runtime import play_dynamic
-from toolplay.scenarios import Scenario, parse_scenario
-from toolplay.scoring import score_milestones
+import support
+from support import parse_scenario, play_dynamic, score_milestones
+from toolplay.messages import (
+    ToolCall,
+    Trajectory,
+)
+from toolplay.roles import (
+    AssistantContext,
+    AssistantTurn,
+    ScriptedUser,
+)
+from toolplay.scenarios import Scenario
 
 CONTACTS = [
     {
@@ -49,7 +56,7 @@ class Script:
     def __init__(self, turns: list[list[tuple[str, dict[str, Any]]] | str]) -> None:
         self.turns = turns
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         done = sum(1 for m in context.messages if m.sender == "assistant")
         if done >= len(self.turns):
             return AssistantTurn(content="Done.")
@@ -75,7 +82,7 @@ def play(s: Scenario, turns: list[Any]) -> Trajectory:
 def score(s: Scenario, turns: list[Any]) -> tuple[float, dict[str, Any]]:
     result = score_milestones(s, play(s, turns))
     assert result.score is not None
-    return result.score, result.details
+    return result.score, support.details(result)
 
 
 def one(*constraints: dict[str, Any], **extra: Any) -> Scenario:
@@ -356,5 +363,5 @@ def test_no_milestones_scores_one() -> None:
 def test_oracle_shortfalls_become_validation_problems() -> None:
     s = one({"kind": "message", "content": {"exact": "never said"}})
     trajectory = play(s, ["hello"]).model_copy(update={"assistant": "oracle"})
-    problems = score_milestones(s, trajectory).details["validation_problems"]
+    problems = support.details(score_milestones(s, trajectory))["validation_problems"]
     assert "reached only 0.000" in problems[0]

@@ -26,9 +26,17 @@ from pathlib import Path
 
 import pytest
 
-from toolplay.scenarios import load_suite
-from toolplay.store import RunStore, temporary_files, trajectory_path
-from toolplay.testing import ChatServer, RecordedRequest, ReferenceResponder
+from support import load_suite
+from toolplay.store import (
+    RunStore,
+    temporary_files,
+    trajectory_path,
+)
+from toolplay.testing import (
+    ChatServer,
+    RecordedRequest,
+    ReferenceResponder,
+)
 
 from .conftest import Forker
 

@@ -30,11 +30,21 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import support
+from support import load_suite
 from toolplay.cli import app
-from toolplay.runs import build_summary
-from toolplay.scenarios import load_suite
-from toolplay.store import RunStore, StoredResult
-from toolplay.testing import FAULTS, ChatServer, FaultPlan, RecordedRequest, ReferenceResponder
+from toolplay.runs import RunHeader, build_summary
+from toolplay.store import (
+    RunStore,
+    StoredResult,
+)
+from toolplay.testing import (
+    FAULTS,
+    ChatServer,
+    FaultPlan,
+    RecordedRequest,
+    ReferenceResponder,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -148,7 +158,7 @@ def soak(tmp_path_factory: pytest.TempPathFactory) -> Soak:
         server.set_faults(ALL_FAULTS)
         server.requests.clear()
         counter = FailedAttempts()
-        retry_log = logging.getLogger("toolplay.roles._retry")
+        retry_log = logging.getLogger("toolplay.clients._retry")
         retry_log.addHandler(counter)
         started = time.monotonic()
         try:
@@ -236,7 +246,11 @@ def test_infrastructure_errors_are_kept_out_of_the_metrics(soak: Soak) -> None:
     summary = soak.faulty_summary
     scored = [soak.baseline_rows[k] for k, r in soak.before_resume.items() if r.status == "done"]
     scenarios = [s for s in load_suite("sandbox").scenarios if not s.augmentation][:LIMIT]
-    expected = build_summary(scenarios, scored, {"trials": 1})
+    header = RunHeader(
+        suite="sandbox", suite_name="sandbox", mode="dynamic", assistant="x", user="y",
+        toolplay_version="0",
+    )
+    expected = build_summary(scenarios, scored, header, support.CATALOG.scorers).to_json()
     for key in ("metrics", "by_category", "trials"):
         assert summary[key] == expected[key], key
     # Usage is what was spent, errors included: every stored trajectory's calls.

@@ -21,7 +21,10 @@ import pytest
 from typer.testing import CliRunner
 
 from toolplay.cli import app
-from toolplay.store import RunStore, temporary_files
+from toolplay.store import (
+    RunStore,
+    temporary_files,
+)
 
 from .conftest import Forker
 

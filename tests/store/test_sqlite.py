@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from toolplay.store import RunStore, StoreError
+from toolplay.store import (
+    RunStore,
+    StoreError,
+)
 
 
 def test_results_are_keyed_and_replaced_not_duplicated(tmp_path: Path) -> None:

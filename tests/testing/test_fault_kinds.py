@@ -10,8 +10,11 @@ from typing import Any
 
 import pytest
 
-from toolplay.roles import HttpChatBackend, TransientError
-from toolplay.scenarios import load_suite
+from support import load_suite
+from toolplay.clients import (
+    HttpChatBackend,
+    TransientError,
+)
 from toolplay.testing import (
     ChatServer,
     FaultCounter,

@@ -10,8 +10,12 @@ from typing import Any
 import httpx
 import pytest
 
-from toolplay.roles import HttpChatBackend, PermanentError, TransientError
-from toolplay.scenarios import load_suite
+from support import load_suite
+from toolplay.clients import (
+    HttpChatBackend,
+    PermanentError,
+    TransientError,
+)
 from toolplay.testing import (
     ChatServer,
     FaultPlan,

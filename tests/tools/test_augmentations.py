@@ -8,17 +8,19 @@ from typing import Any
 
 import pytest
 
+from support import load_suite, play_dynamic, registry_for
+from toolplay.conversation import Environment
 from toolplay.messages import ToolCall
-from toolplay.roles import OracleAssistant, ScriptedUser
-from toolplay.runtime import Environment, play_dynamic
-from toolplay.scenarios import load_suite
+from toolplay.roles import (
+    OracleAssistant,
+    ScriptedUser,
+)
 from toolplay.tools import (
     AUGMENTATIONS,
     RegistryError,
     ToolPresentation,
     present,
     rank_distractors,
-    registry_for,
     scrambled_name,
 )
 

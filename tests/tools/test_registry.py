@@ -17,7 +17,10 @@ from toolplay.tools import (
     build_registry,
     tool,
 )
-from toolplay.world import TableSchema, World
+from toolplay.world import (
+    TableSchema,
+    World,
+)
 
 ITEMS = TableSchema("items", ("item_id", "name", "count"), key="item_id")
 

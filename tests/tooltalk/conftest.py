@@ -9,10 +9,14 @@ from typing import Any
 
 import pytest
 
+from support import load_suite, registry_for
 from toolplay.messages import ToolCall
-from toolplay.scenarios import Suite, load_suite
+from toolplay.scenarios import Suite
 from toolplay.scoring import EmbeddingSimilarity
-from toolplay.tools import Registry, ToolOutcome, registry_for
+from toolplay.tools import (
+    Registry,
+    ToolOutcome,
+)
 from toolplay.tools.tooltalk import DOMAIN_NAMES
 from toolplay.world import World
 

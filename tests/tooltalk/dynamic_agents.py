@@ -1,6 +1,7 @@
-"""A deliberately imperfect assistant for static-vs-dynamic tests (`python:PATH:imperfect`).
+"""A deliberately imperfect assistant for static-vs-dynamic tests (a plugin: `--plugin PATH
+--assistant imperfect`).
 
-It knows the reference solution (through `context.scenario`) and plays it with one of four
+A test double, it reads the reference solution (`sees_reference`) and plays it with one of four
 habits, picked per conversation from a stable hash of its id, so a run's scores vary:
 
 - `oracle`: every reference call in its turn;
@@ -21,7 +22,9 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
-from toolplay.roles import RoleContext
+from toolplay.catalog import Catalog
+from toolplay.roles import AssistantContext, AssistantTurn, RoleKind
+from toolplay.roles._python import to_turn
 
 HABITS = ("oracle", "eager", "lazy", "fumble")
 FUMBLE_TOOL = "DeleteAlarm"
@@ -33,11 +36,26 @@ def habit(scenario_id: str) -> str:
     return HABITS[zlib.crc32(scenario_id.encode()) % len(HABITS)]
 
 
-def imperfect(
-    messages: list[dict[str, Any]], tools: list[dict[str, Any]], context: RoleContext
-) -> Any:
+class Imperfect:
+    """The assistant kind `imperfect`."""
+
+    name = "imperfect"
+    sees_reference = True
+
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
+        """The next assistant message (see the module docstring)."""
+        return to_turn(imperfect(context))
+
+
+def register(catalog: Catalog) -> None:
+    """Add the `imperfect` assistant kind."""
+    catalog.add_assistant(RoleKind("imperfect", lambda request: Imperfect()))
+
+
+def imperfect(context: AssistantContext) -> Any:
     """The next assistant message (see the module docstring)."""
-    scenario = context.scenario
+    assert context.reference is not None
+    scenario = context.reference.scenario
     kind = habit(scenario.id)
     turn = sum(1 for m in context.messages if m.sender == "user" and m.content is not None) - 1
     calls = [(t, c) for t, ref in enumerate(scenario.reference) for c in ref.calls]

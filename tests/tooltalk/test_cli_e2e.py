@@ -50,7 +50,7 @@ def test_oracle_run_summary_then_rescore(tooltalk_dir: Path, tmp_path: Path) -> 
     assert sum(summary["error_types"].values()) == 0
     trajectory = (out / "trajectories" / "easy.AddAlarm-easy.t0.jsonl").read_text().splitlines()
     score = json.loads(trajectory[-1])
-    assert score["type"] == "score" and score["details"]["success"] is True
+    assert score["type"] == "score" and score["evidence"]["success"] is True
 
     before = (out / "summary.json").read_bytes()
     rescored = runner.invoke(app, ["score", str(out)])
@@ -104,5 +104,12 @@ def test_replay_with_call_cap_and_no_docs(tooltalk_dir: Path, tmp_path: Path) ->
     assert summary["counts"]["matches"] == 3
     assert summary["counts"]["ground_truth"] == 7
     config = json.loads((out / "config.json").read_text())
-    assert config["options"] == {"max_calls_per_turn": 1}
+    assert config["play"] == {
+        "system_prompt": None,
+        "user_prompt": None,
+        "max_calls_per_turn": 1,
+        "max_rounds": None,
+        "stop_marker": None,
+        "submit_text": None,
+    }
     assert config["augment"] == ["no_docs"]

@@ -7,8 +7,15 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolplay.scoring import Call, EmbeddingSimilarity, calls_match
-from toolplay.scoring._tooltalk_compare import next_session_token, text_pairs
+from toolplay.scoring import (
+    Call,
+    EmbeddingSimilarity,
+    calls_match,
+)
+from toolplay.scoring._tooltalk_compare import (
+    next_session_token,
+    text_pairs,
+)
 
 TOKEN = "tok-1"
 

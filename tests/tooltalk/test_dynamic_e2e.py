@@ -22,20 +22,25 @@ from toolplay.cli import app
 from toolplay.report import compare_runs
 from toolplay.roles._model_user import user_system_prompt
 from toolplay.scenarios import Suite
-from toolplay.testing import ChatServer, ReferenceResponder, is_user_request
+from toolplay.testing import (
+    ChatServer,
+    ReferenceResponder,
+    is_user_request,
+)
 
 sys.path.insert(0, str(Path(__file__).parent))
 from dynamic_agents import habit  # noqa: E402
 
 runner = CliRunner()
 AGENT = Path(__file__).with_name("dynamic_agents.py")
-IMPERFECT = f"python:{AGENT}:imperfect"
+IMPERFECT = "imperfect"
 
 
 def play(data: Path, out: Path, mode: str, assistant: str, *extra: str) -> Path:
     result = runner.invoke(
         app,
-        ["run", "--suite", f"tooltalk:{data}", "--mode", mode, "--assistant", assistant]
+        ["--plugin", str(AGENT), "run", "--suite", f"tooltalk:{data}", "--mode", mode]
+        + ["--assistant", assistant]
         + ["--out", str(out), *extra],
     )
     assert result.exit_code == 0, result.output
@@ -91,7 +96,7 @@ def test_both_modes_report_the_same_quantities(runs: dict[str, Path], who: str) 
         records = scores(runs[f"{who}/{mode}"])
         assert len(records) == 78
         # the per-scenario score is the conversation's success, in both modes
-        assert all(r["score"] == float(r["details"]["success"]) for r in records.values())
+        assert all(r["score"] == float(r["evidence"]["success"]) for r in records.values())
 
 
 def test_the_imperfect_assistant_is_judged_differently_off_and_on_policy(
@@ -109,7 +114,7 @@ def test_the_imperfect_assistant_is_judged_differently_off_and_on_policy(
     assert any(s == 0.0 for s, _ in by_habit["eager"])
     for record in (static | dynamic).values():
         if habit(record["scenario_id"]) == "fumble":
-            assert record["details"]["precision"] < 1.0
+            assert record["evidence"]["precision"] < 1.0
 
 
 def agreement_row(output: str, left: str, right: str) -> list[str]:

@@ -22,13 +22,31 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolplay.messages import Message, ToolCall, Trajectory
-from toolplay.roles import AssistantTurn, RoleContext, ScriptedUser
-from toolplay.runtime import play_dynamic
-from toolplay.scenarios import ReferenceCall, ReferenceTurn, Scenario, Suite, WorldSpec
-from toolplay.scoring import Call, ScenarioScore, ScoringContext, calls_match, score_tooltalk
-from toolplay.scoring._tooltalk_summary import aggregate_tooltalk
-from toolplay.tools import registry_for
+import support
+from support import play_dynamic, registry_for, score_tooltalk
+from toolplay.messages import (
+    Message,
+    ToolCall,
+    Trajectory,
+)
+from toolplay.roles import (
+    AssistantContext,
+    AssistantTurn,
+    ScriptedUser,
+)
+from toolplay.scenarios import (
+    ReferenceCall,
+    ReferenceTurn,
+    Scenario,
+    Suite,
+    WorldSpec,
+)
+from toolplay.scoring import (
+    Call,
+    ScenarioScore,
+    ScoringContext,
+    calls_match,
+)
 from toolplay.tools.tooltalk import DOMAIN_NAMES
 
 TOKEN = "tok-A"
@@ -194,7 +212,7 @@ def reference_counts(scenario: Scenario, trajectory: Trajectory) -> dict[str, in
 def scored(talk: Talk, target: Scenario | None = None) -> ScenarioScore:
     target = target or scenario()
     result = score_tooltalk(target, talk.trajectory(), CONTEXT)
-    assert result.details["counts"] == reference_counts(target, talk.trajectory())
+    assert support.details(result)["counts"] == reference_counts(target, talk.trajectory())
     return result
 
 
@@ -214,7 +232,7 @@ def test_the_recorded_conversation_scores_perfectly() -> None:
     talk = Talk().user(UTTERANCES[0]).call(LOGIN).say().user(UTTERANCES[1])
     talk.call(ALARM).call(REMIND).say().user(UTTERANCES[2]).call(FIND).say()
     result = scored(talk.user(UTTERANCES[3]).say())
-    assert result.score == 1.0 and result.details["counts"] == counts(4, 4, 3)
+    assert result.score == 1.0 and support.details(result)["counts"] == counts(4, 4, 3)
 
 
 def test_a_clarifying_question_first_shifts_turns_not_counts() -> None:
@@ -223,15 +241,15 @@ def test_a_clarifying_question_first_shifts_turns_not_counts() -> None:
     talk.user(UTTERANCES[1]).call(LOGIN).call(ALARM).call(REMIND).say()
     talk.user(UTTERANCES[2]).call(FIND).say().user(UTTERANCES[3]).say()
     result = scored(talk)
-    assert result.score == 1.0 and result.details["counts"] == counts(4, 4, 3)
-    assert [p["turn"] for p in result.details["predictions"]] == [1, 1, 1, 2]
+    assert result.score == 1.0 and support.details(result)["counts"] == counts(4, 4, 3)
+    assert [p["turn"] for p in support.details(result)["predictions"]] == [1, 1, 1, 2]
 
 
 def test_calls_in_another_order_still_match() -> None:
     talk = Talk().user(UTTERANCES[0]).call(LOGIN).say().user(UTTERANCES[1])
     talk.call(REMIND).call(ALARM).call(FIND).say().user(UTTERANCES[2]).say()
     result = scored(talk.user(UTTERANCES[3]).say())
-    assert result.score == 1.0 and result.details["counts"] == counts(4, 4, 3)
+    assert result.score == 1.0 and support.details(result)["counts"] == counts(4, 4, 3)
 
 
 def test_an_extra_failing_call_costs_precision_not_success() -> None:
@@ -239,8 +257,8 @@ def test_an_extra_failing_call_costs_precision_not_success() -> None:
     talk.call(ALARM, error="Alarm nope not found", time="25:00:00")
     talk.call(ALARM).call(REMIND).say().user(UTTERANCES[2]).call(FIND).say()
     result = scored(talk.user(UTTERANCES[3]).say())
-    assert result.score == 1.0 and result.details["counts"] == counts(5, 4, 4)
-    assert result.details["precision"] == 0.8
+    assert result.score == 1.0 and support.details(result)["counts"] == counts(5, 4, 4)
+    assert support.details(result)["precision"] == 0.8
 
 
 def test_an_extra_successful_action_and_a_missed_read_fail() -> None:
@@ -248,9 +266,9 @@ def test_an_extra_successful_action_and_a_missed_read_fail() -> None:
     talk.call(ALARM).call(REMIND).say().user(UTTERANCES[2]).say("You have some alarms.")
     talk.user(UTTERANCES[3]).call(ALARM, time="08:00:00").say()
     result = scored(talk)
-    assert result.score == 0.0 and result.details["counts"] == counts(4, 3, 4, bad=1)
+    assert result.score == 0.0 and support.details(result)["counts"] == counts(4, 3, 4, bad=1)
     # the scripted user said the recorded utterances: error types per reference turn
-    assert result.details["error_types"] == [
+    assert support.details(result)["error_types"] == [
         {"turn": 2, "error_type": "faulty_planning", "count": 1},
         {"turn": 3, "error_type": "premature_call", "count": 1},
     ]
@@ -261,8 +279,8 @@ def test_with_a_model_driven_user_error_types_are_conversation_wide() -> None:
     talk.call(ALARM).call(REMIND).say().user("What alarms are set?").say("Some.")
     talk.user("Great, bye.").call(ALARM, time="08:00:00").say()
     result = scored(talk)
-    assert result.details["counts"] == counts(4, 3, 4, bad=1)
-    assert result.details["error_types"] == [
+    assert support.details(result)["counts"] == counts(4, 3, 4, bad=1)
+    assert support.details(result)["error_types"] == [
         {"turn": None, "error_type": "faulty_planning", "count": 1}
     ]
 
@@ -276,7 +294,7 @@ def test_a_new_session_breaks_every_later_match() -> None:
     talk.user(UTTERANCES[1]).call(ALARM).call(REMIND).say().user(UTTERANCES[2]).call(FIND)
     result = scored(talk.say().user(UTTERANCES[3]).say())
     # only the first login matches: the rest ran under tok-B, the ground truth under tok-A
-    assert result.details["counts"] == counts(6, 1, 5, bad=4)
+    assert support.details(result)["counts"] == counts(6, 1, 5, bad=4)
 
 
 def test_matching_is_greedy_in_the_references_order() -> None:
@@ -292,13 +310,13 @@ def test_matching_is_greedy_in_the_references_order() -> None:
     result = scored(talk.call(early).say(), target)
     # AddAlarm matches; the first read matches `early`; the delete and the second read
     # (which only fits `early`, taken) match nothing
-    assert result.details["counts"] == counts(4, 2, 2, bad=1, gt=3)
+    assert support.details(result)["counts"] == counts(4, 2, 2, bad=1, gt=3)
 
 
 def test_summary_has_the_static_structure() -> None:
     good = Talk().user(UTTERANCES[0]).call(LOGIN).say().user(UTTERANCES[1]).call(ALARM)
     records = [(scenario(), scored(good.call(REMIND).say()))]
-    summary = aggregate_tooltalk(records)
+    summary = support.summarise(records)
     assert set(summary) == {"metrics", "counts", "error_types", "splits"}
     assert set(summary["splits"]) == {"hand"}
     assert set(summary["splits"]["hand"]) == {"counts", "metrics", "error_types"}
@@ -351,11 +369,12 @@ def test_random_divergence_gives_the_reference_counts(
 
     trajectory = build(breaks)
     result = score_tooltalk(scenario(), trajectory, CONTEXT)
-    assert result.details["counts"] == reference_counts(scenario(), trajectory)
+    assert support.details(result)["counts"] == reference_counts(scenario(), trajectory)
     assert (
-        result.details["counts"] == score_tooltalk(scenario(), build([]), CONTEXT).details["counts"]
+        support.details(result)["counts"]
+        == support.details(score_tooltalk(scenario(), build([]), CONTEXT))["counts"]
     )
-    assert result.score == float(result.details["success"])
+    assert result.score == float(support.details(result)["success"])
 
 
 # --- played on the official data with the real tools ---------------------------------------
@@ -366,13 +385,16 @@ FIND_ALARM = "tooltalk.AccountTools-Alarm-Messages-FindAlarm-0"
 class Divergent:
     """Plays the reference with a twist, on-policy (the scripted user says the recording)."""
 
+    sees_reference = True
+
     def __init__(self, twist: str) -> None:
         self.name = f"divergent-{twist}"
         self.twist = twist
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         turn = sum(1 for m in context.messages if m.sender == "user" and m.content) - 1
-        reference = context.scenario.reference
+        assert context.reference is not None
+        reference = context.reference.scenario.reference
         last = turn == len(reference) - 1
         upto = turn if self.twist != "ask_first" or last else turn - 1
         due = [c for t in range(upto + 1) for c in self._order(reference[t].calls)]
@@ -397,16 +419,16 @@ def play(suite: Suite, twist: str) -> ScenarioScore:
     trajectory = asyncio.run(play_dynamic(target, Divergent(twist), ScriptedUser()))
     assert trajectory.termination == "script_exhausted"
     result = score_tooltalk(target, trajectory, CONTEXT)
-    assert result.details["counts"] == reference_counts(target, trajectory)
+    assert support.details(result)["counts"] == reference_counts(target, trajectory)
     return result
 
 
 def test_real_conversation_asked_first_then_caught_up(tooltalk_suite: Suite) -> None:
     result = play(tooltalk_suite, "ask_first")
     assert result.score == 1.0
-    assert result.details["counts"] == counts(7, 7, 6, gt=7)
+    assert support.details(result)["counts"] == counts(7, 7, 6, gt=7)
     # every call came one user message late: login and alarm at 2, the read at 3, the rest at 4
-    assert [p["turn"] for p in result.details["predictions"]] == [2, 2, 3, 4, 4, 4, 4]
+    assert [p["turn"] for p in support.details(result)["predictions"]] == [2, 2, 3, 4, 4, 4, 4]
 
 
 def test_real_conversation_with_failing_extra_calls(tooltalk_suite: Suite) -> None:
@@ -414,8 +436,9 @@ def test_real_conversation_with_failing_extra_calls(tooltalk_suite: Suite) -> No
     assert result.score == 1.0
     # one failed DeleteAlarm before each of the three turns with calls (the first one
     # fails as nobody is logged in yet, the others as the id does not exist)
-    assert result.details["counts"] == counts(10, 7, 9, gt=7)
-    errors = [p["error"] for p in result.details["predictions"] if p["tool"] == "DeleteAlarm"]
+    assert support.details(result)["counts"] == counts(10, 7, 9, gt=7)
+    predictions = support.details(result)["predictions"]
+    errors = [p["error"] for p in predictions if p["tool"] == "DeleteAlarm"]
     assert errors[0] is not None and sum(e is not None for e in errors) == 3
 
 
@@ -424,6 +447,6 @@ def test_real_conversation_in_reverse_order_fails_on_policy(tooltalk_suite: Suit
     # the alarm is set before logging in and fails; so the world differs from the recording:
     # the read no longer lists the new alarm (no match), the deletions still match
     assert result.score == 0.0
-    assert result.details["counts"] == counts(7, 5, 6, gt=7)
-    first = result.details["predictions"][0]
+    assert support.details(result)["counts"] == counts(7, 5, 6, gt=7)
+    first = support.details(result)["predictions"][0]
     assert first["tool"] == "AddAlarm" and first["error"] is not None

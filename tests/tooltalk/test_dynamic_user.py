@@ -11,10 +11,18 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolplay.roles import OracleAssistant, ScriptedUser
+from support import load_suite, play_dynamic
+from toolplay.roles import (
+    OracleAssistant,
+    ScriptedUser,
+)
 from toolplay.roles._model_user import user_system_prompt
-from toolplay.runtime import play_dynamic
-from toolplay.scenarios import ReferenceCall, ReferenceTurn, Scenario, Suite, load_suite
+from toolplay.scenarios import (
+    ReferenceCall,
+    ReferenceTurn,
+    Scenario,
+    Suite,
+)
 from toolplay.scenarios._tooltalk_user import (
     DEFAULT_MAX_TURNS,
     Fact,

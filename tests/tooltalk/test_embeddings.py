@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolplay.scoring import EmbeddingSimilarity, load_embedding_model, scoring_context_for
-from toolplay.scoring._embeddings import THREADS, _torch_threads, shared_similarity
+import support
+from toolplay.scoring import (
+    EmbeddingSimilarity,
+    load_embedding_model,
+    scoring_context,
+)
+from toolplay.scoring._embeddings import (
+    THREADS,
+    _torch_threads,
+    shared_similarity,
+)
 
 TEXTS = [
     "Walk",
@@ -49,7 +58,11 @@ def test_similarity_ranks_paraphrases_above_unrelated_text(similarity: Embedding
 
 
 def test_context_records_the_model_only_for_methods_that_need_it() -> None:
-    context = scoring_context_for({"tooltalk", "state"})
-    assert context.info["embedding_model"].startswith("sentence-transformers/all-MiniLM-L6-v2")
+    context = scoring_context(needs_similarity=True)
+    assert context.embedding_model is not None
+    assert context.embedding_model.startswith("sentence-transformers/all-MiniLM-L6-v2")
     assert context.similarity_factory is not None
-    assert scoring_context_for({"state", "milestones"}).info == {}
+    plain = scoring_context(needs_similarity=False)
+    assert plain.embedding_model is None and plain.similarity_factory is None
+    needs = {name for name, s in support.CATALOG.scorers.items() if s.needs_similarity}
+    assert needs == {"tooltalk"}

@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from toolplay.scenarios import ScenarioError, Suite, load_suite
+import support
+from support import load_suite
+from toolplay.scenarios import (
+    ScenarioError,
+    Suite,
+)
 from toolplay.scoring._tooltalk import ground_truth
 from toolplay.tools.tooltalk import DOMAIN_NAMES
 from toolplay.validate import check_reference_results
@@ -64,7 +69,12 @@ def test_consecutive_user_turns_stay_apart(tooltalk_suite: Suite) -> None:
 
 
 def test_every_reference_call_reproduces(tooltalk_suite: Suite) -> None:
-    problems = [p for s in tooltalk_suite.scenarios for p in check_reference_results(s)]
+    judge = support.CATALOG.scorer("tooltalk").reference_check
+    problems = [
+        p
+        for s in tooltalk_suite.scenarios
+        for p in check_reference_results(support.setup(s), judge)
+    ]
     assert problems == []
 
 

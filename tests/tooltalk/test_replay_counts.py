@@ -16,7 +16,10 @@ from typing import Any
 
 import pytest
 
-from toolplay.runs import RunConfig, execute_run
+from toolplay.runs import (
+    RunConfig,
+    execute_run,
+)
 
 TOKEN = "98a5a87a-7714-b404"
 
@@ -45,7 +48,7 @@ def replay(
             turn["predictions"] = predictions.get(index, [text()])
     (saved / split / name).write_text(json.dumps(raw))
     config = RunConfig(suite=f"tooltalk:{data}", assistant=f"replay:{saved}", out=tmp_path / "run")
-    return asyncio.run(execute_run(config))
+    return asyncio.run(execute_run(config)).to_json()
 
 
 def counts(**values: int) -> dict[str, int]:
@@ -254,6 +257,6 @@ def test_missing_prediction_file_is_an_infrastructure_error(
     (data / "databases").symlink_to(tooltalk_dir / "databases")
     (data / "easy" / "AddAlarm-easy.json").write_text((tooltalk_dir / ALARM).read_text())
     config = RunConfig(suite=f"tooltalk:{data}", assistant=f"replay:{saved}", out=tmp_path / "run")
-    summary = asyncio.run(execute_run(config))
+    summary = asyncio.run(execute_run(config)).to_json()
     assert summary["errors"] == 1 and summary["completed"] == 0
     assert "no saved predictions for easy.AddAlarm-easy" in summary["error_list"][0]["error"]

@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from toolplay.tools import registry_for
-from toolplay.tools.tooltalk import AUTH_TOOLS, DOMAIN_NAMES
+from support import registry_for
+from toolplay.tools.tooltalk import (
+    AUTH_TOOLS,
+    DOMAIN_NAMES,
+)
 
 SNAPSHOTS = Path(__file__).parent / "schemas"
 ACTIONS = {

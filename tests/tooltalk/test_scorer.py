@@ -7,11 +7,25 @@ import random
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+import support
+from support import play_dynamic, play_static, score_tooltalk
 from toolplay.messages import ToolCall
-from toolplay.roles import AssistantTurn, OracleAssistant, RoleContext, ScriptedUser
-from toolplay.runtime import play_dynamic, play_static
-from toolplay.scenarios import ReferenceCall, ReferenceTurn, Scenario, WorldSpec
-from toolplay.scoring import ScenarioScore, ScoringContext, score_tooltalk
+from toolplay.roles import (
+    AssistantContext,
+    AssistantTurn,
+    OracleAssistant,
+    ScriptedUser,
+)
+from toolplay.scenarios import (
+    ReferenceCall,
+    ReferenceTurn,
+    Scenario,
+    WorldSpec,
+)
+from toolplay.scoring import (
+    ScenarioScore,
+    ScoringContext,
+)
 from toolplay.tools.tooltalk import DOMAIN_NAMES
 
 
@@ -80,7 +94,7 @@ class Policy:
     def __init__(self, plan: Callable[[int, int], AssistantTurn]) -> None:
         self.plan = plan
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         turn = max((m.turn for m in context.messages if m.turn is not None), default=0)
         step = sum(
             1
@@ -119,7 +133,7 @@ def test_calls_after_a_new_login_run_under_another_session() -> None:
     result = score(login_scenario(), plan)
     # the second login gets the generator's second token, so the alarm is set under another
     # session than the ground truth's: no match; the logout and re-login match nothing either
-    assert result.details["counts"] == {
+    assert support.details(result)["counts"] == {
         "predictions": 4,
         "ground_truth": 2,
         "matches": 1,
@@ -127,7 +141,7 @@ def test_calls_after_a_new_login_run_under_another_session() -> None:
         "incorrect_actions": 3,
         "successes": 0,
     }
-    assert [p["incorrect_action"] for p in result.details["predictions"]] == [
+    assert [p["incorrect_action"] for p in support.details(result)["predictions"]] == [
         False,
         True,
         True,
@@ -145,10 +159,10 @@ def test_each_static_turn_starts_from_the_reference_session() -> None:
 
     result = score(login_scenario(), plan)
     # turn 1 runs logged in (the reference's turn 0 logged in), whatever turn 0 predicted
-    assert result.details["counts"]["matches"] == 1
-    assert result.details["predictions"][0]["error"] == "User is not logged in"
-    assert result.details["counts"]["incorrect_actions"] == 0
-    assert result.details["error_types"] == [
+    assert support.details(result)["counts"]["matches"] == 1
+    assert support.details(result)["predictions"][0]["error"] == "User is not logged in"
+    assert support.details(result)["counts"]["incorrect_actions"] == 0
+    assert support.details(result)["error_types"] == [
         {"turn": 0, "error_type": "faulty_planning", "count": 1}
     ]
 
@@ -164,8 +178,8 @@ def test_parallel_calls_sharing_an_id_are_all_scored() -> None:
         return AssistantTurn(content="ok")
 
     result = score(login_scenario(), plan)
-    assert result.details["counts"]["predictions"] == 3
-    assert result.details["counts"]["incorrect_actions"] == 1
+    assert support.details(result)["counts"]["predictions"] == 3
+    assert support.details(result)["counts"]["incorrect_actions"] == 1
     premature = score(
         login_scenario(),
         lambda t, s: (
@@ -174,7 +188,7 @@ def test_parallel_calls_sharing_an_id_are_all_scored() -> None:
             else AssistantTurn(content="ok")
         ),
     )
-    assert {"turn": 2, "error_type": "premature_call", "count": 1} in premature.details[
+    assert {"turn": 2, "error_type": "premature_call", "count": 1} in support.details(premature)[
         "error_types"
     ]
 
@@ -184,4 +198,4 @@ def test_dynamic_trajectories_are_scored_by_user_turns() -> None:
     trajectory = asyncio.run(play_dynamic(scenario, OracleAssistant(), ScriptedUser()))
     result = score_tooltalk(scenario, trajectory, ScoringContext())
     assert result.score == 1.0
-    assert [p["turn"] for p in result.details["predictions"]] == [0, 1]
+    assert [p["turn"] for p in support.details(result)["predictions"]] == [0, 1]

@@ -6,13 +6,29 @@ import asyncio
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
-from toolplay.messages import ToolCall, Trajectory
-from toolplay.roles import Assistant, AssistantError, AssistantTurn, OracleAssistant, RoleContext
-from toolplay.runtime import DEFAULT_MAX_CALLS_PER_TURN, play_static
-from toolplay.scenarios import ReferenceCall, ReferenceTurn, Scenario, Suite, WorldSpec
+from support import play_static
+from toolplay.conversation import DEFAULT_MAX_CALLS_PER_TURN
+from toolplay.messages import (
+    ToolCall,
+    Trajectory,
+)
+from toolplay.roles import (
+    Assistant,
+    AssistantContext,
+    AssistantError,
+    AssistantTurn,
+    OracleAssistant,
+)
+from toolplay.scenarios import (
+    ReferenceCall,
+    ReferenceTurn,
+    Scenario,
+    Suite,
+    WorldSpec,
+)
 from toolplay.tools.tooltalk import DOMAIN_NAMES
 
-Policy = Callable[[RoleContext, int], AssistantTurn]
+Policy = Callable[[AssistantContext, int], AssistantTurn]
 
 
 class Scripted:
@@ -22,9 +38,9 @@ class Scripted:
 
     def __init__(self, policy: Callable[[int, int], AssistantTurn]) -> None:
         self.policy = policy
-        self.views: list[RoleContext] = []
+        self.views: list[AssistantContext] = []
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         self.views.append(context)
         turn = max((m.turn for m in context.messages if m.turn is not None), default=0)
         step = sum(

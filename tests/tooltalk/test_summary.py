@@ -7,8 +7,12 @@ from typing import Any
 
 import pytest
 
-from toolplay.scenarios import Scenario, WorldSpec
-from toolplay.scoring import ScenarioScore, aggregate_tooltalk
+import support
+from toolplay.scenarios import (
+    Scenario,
+    WorldSpec,
+)
+from toolplay.scoring import ScenarioScore, ToolTalkCounts, ToolTalkEvidence
 
 
 def record(split: str | None, index: int, **counts: int) -> tuple[Scenario, ScenarioScore]:
@@ -40,7 +44,19 @@ def record(split: str | None, index: int, **counts: int) -> tuple[Scenario, Scen
         scenario_id=scenario.id,
         evaluation="tooltalk",
         score=float(full["successes"]),
-        details=details,
+        evidence=ToolTalkEvidence(
+            counts=ToolTalkCounts(**{k: v for k, v in full.items() if k != "conversations"}),
+            precision=None,
+            recall=recall,
+            incorrect_action_rate=rate,
+            success=bool(full["successes"]),
+            soft_success=details["soft_success"],
+            split=split,
+            error_types=details["error_types"],
+            predictions=[],
+            ground_truth=[],
+            similarities=[],
+        ),
     )
     return scenario, score
 
@@ -51,7 +67,7 @@ def test_metrics_are_micro_averaged_per_split_and_overall() -> None:
         record("easy", 2, predictions=3, ground_truth=3, matches=3, actions=1, successes=1),
         record("hard", 3, predictions=0, ground_truth=4),
     ]
-    summary = aggregate_tooltalk(records)
+    summary = support.summarise(records)
     easy = summary["splits"]["easy"]
     assert easy["counts"] == {
         "conversations": 2,
@@ -82,8 +98,8 @@ def test_metrics_are_micro_averaged_per_split_and_overall() -> None:
 
 def test_unscored_records_are_left_out_and_split_defaults() -> None:
     scenario, _ = record(None, 9, predictions=1, ground_truth=1, matches=1, actions=1, successes=1)
-    unscored = ScenarioScore(scenario_id="s9", evaluation="tooltalk", score=None, details={})
-    summary = aggregate_tooltalk(
+    unscored = ScenarioScore(scenario_id="s9", evaluation="tooltalk", score=None)
+    summary = support.summarise(
         [
             record(None, 1, predictions=1, ground_truth=1, matches=1, successes=1),
             (scenario, unscored),

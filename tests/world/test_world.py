@@ -8,7 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolplay.world import TableSchema, World, WorldError, replay_changes
+from toolplay.world import (
+    TableSchema,
+    World,
+    WorldError,
+    replay_changes,
+)
 
 CLOCK = datetime(2024, 5, 1, 9, 30, tzinfo=UTC)
 SCHEMAS = {

@@ -19,12 +19,13 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from toolplay.runs import RunConfig
+from toolplay.catalog import Catalog, build_catalog
+from toolplay.runs import OptionError, RunConfig
 
 console = Console()
 err_console = Console(stderr=True)
 T = TypeVar("T")
-_state: dict[str, bool] = {"debug": False}
+_state: dict[str, Any] = {"debug": False, "plugins": [], "catalog": None}
 
 
 def _print_error(message: str) -> None:
@@ -87,9 +88,34 @@ app = typer.Typer(
 
 
 @app.callback()
-def main(debug: Annotated[bool, typer.Option(help="Show tracebacks on errors.")] = False) -> None:
+def main(
+    debug: Annotated[bool, typer.Option(help="Show tracebacks on errors.")] = False,
+    plugin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A plugin module (dotted name or .py file) whose register(catalog) adds "
+            "domains, suites, modes, scorers or roles (repeatable). Installed plugins "
+            "(entry points `toolplay.plugins`) load without it.",
+        ),
+    ] = None,
+) -> None:
     """toolplay: play tool-use conversations against simulated worlds and score them."""
     _state["debug"] = debug
+    _state["plugins"] = list(plugin or [])
+    _state["catalog"] = None
+
+
+def plugins() -> list[str]:
+    """The `--plugin` modules given on the command line."""
+    return list(_state["plugins"])
+
+
+def catalog() -> Catalog:
+    """The catalog for this command: built-ins, installed plugins, `--plugin` modules."""
+    if _state["catalog"] is None:
+        _state["catalog"] = _guard(lambda: build_catalog(plugins()))
+    found: Catalog = _state["catalog"]
+    return found
 
 
 def _guard(action: Callable[[], T]) -> T:
@@ -108,6 +134,8 @@ def _describe(exc: Exception) -> str:
     """The `<what>: <why>` of an error; a config value names the command-line option."""
     if isinstance(exc, ValidationError) and exc.title == RunConfig.__name__:
         return _setting_problem(exc)
+    if isinstance(exc, OptionError):
+        return f"--option: {exc}"
     if isinstance(exc, OSError) and exc.filename is not None:
         return f"{exc.filename}: {(exc.strerror or str(exc)).lower()}"
     return str(exc)
@@ -121,13 +149,24 @@ def _run_flags() -> set[str]:
     return set()
 
 
+def _option_key(loc: list[str]) -> str | None:
+    """The flat option key (`temperature`, `user_temperature`) of a RunConfig error location."""
+    if not loc:
+        return None
+    if loc[0] in ("assistant_model", "play") and len(loc) > 1:
+        return loc[1]
+    if loc[0] == "user_model" and len(loc) > 1:
+        return f"user_{loc[1]}"
+    return loc[0]
+
+
 def _setting_problem(exc: ValidationError) -> str:
     """A RunConfig value error as `--option: reason (got value)`."""
     problems = exc.errors()
     first = problems[0]
     context = first.get("ctx") or {}
     loc = [str(part) for part in first["loc"]]
-    name = str(context.get("option") or (loc[0] if loc else exc.title))
+    name = str(context.get("option") or _option_key(loc) or exc.title)
     flags = _run_flags()  # the `run` command builds every RunConfig
     flag = f"--{name.replace('_', '-')}" if name in flags else f"--option {name}"
     if first["type"] == "run_option":

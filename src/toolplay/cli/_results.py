@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from toolplay.cli._app import _guard, app, console
+from toolplay.cli._app import _guard, app, console, plugins
 from toolplay.report import (
     compare_runs,
     render_comparison,
@@ -21,7 +21,7 @@ from toolplay.runs import rescore_run
 @app.command()
 def score(run_dir: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
     """Recompute every score of a stored run from its trajectories (no model calls)."""
-    summary = _guard(lambda: rescore_run(run_dir))
+    summary = _guard(lambda: rescore_run(run_dir, plugins=plugins()))
     render_summary(summary, console)
 
 

@@ -6,9 +6,10 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 import typer
+from pydantic import BaseModel
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -18,14 +19,19 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from toolplay.cli._app import _guard, app, console, err_console
-from toolplay.report import (
-    render_summary,
-)
-from toolplay.runs import Mode, RunConfig, execute_run
+from toolplay.cli._app import _guard, app, catalog, console, err_console, plugins
+from toolplay.clients import ModelOptions
+from toolplay.conversation import PlaySettings
+from toolplay.report import render_summary
+from toolplay.runs import RunConfig, RunSummary, apply_options, execute_run
 
 
-def _progress_run(config: RunConfig) -> dict[str, Any]:
+def _help(model: type[BaseModel], field: str) -> str:
+    """An option's help: the description of the setting it fills (one definition)."""
+    return model.model_fields[field].description or ""
+
+
+def _progress_run(config: RunConfig) -> RunSummary:
     bar = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -44,7 +50,7 @@ def _progress_run(config: RunConfig) -> dict[str, Any]:
         bar.update(tasks[0], completed=done, total=total)
 
     try:
-        return asyncio.run(execute_run(config, progress=report))
+        return asyncio.run(execute_run(config, catalog=catalog(), progress=report))
     finally:
         bar.stop()
 
@@ -90,25 +96,20 @@ def prompt_text(value: str | None, flag: str) -> str | None:
 
 @app.command()
 def run(
-    suite: Annotated[str, typer.Option(help="Suite name, NAME:ARG importer, or path.")] = "quick",
-    mode: Annotated[str | None, typer.Option(help="static or dynamic (default: suite's).")] = None,
-    assistant: Annotated[str, typer.Option(help="Assistant spec, e.g. oracle.")] = "oracle",
-    user: Annotated[str, typer.Option(help="User spec, e.g. scripted.")] = "scripted",
-    limit: Annotated[int | None, typer.Option(help="Only the first N scenarios.")] = None,
-    out: Annotated[Path, typer.Option(help="Run directory to write.")] = Path("runs/latest"),
-    concurrency: Annotated[int, typer.Option(help="Scenarios played at once.")] = 1,
-    trials: Annotated[int, typer.Option(help="Trials per scenario.")] = 1,
-    resume: Annotated[bool, typer.Option(help="Continue the run stored in --out.")] = False,
+    suite: Annotated[str, typer.Option(help=_help(RunConfig, "suite"))] = "quick",
+    mode: Annotated[str | None, typer.Option(help=_help(RunConfig, "mode"))] = None,
+    assistant: Annotated[str, typer.Option(help=_help(RunConfig, "assistant"))] = "oracle",
+    user: Annotated[str, typer.Option(help=_help(RunConfig, "user"))] = "scripted",
+    limit: Annotated[int | None, typer.Option(help=_help(RunConfig, "limit"))] = None,
+    out: Annotated[Path, typer.Option(help=_help(RunConfig, "out"))] = Path("runs/latest"),
+    concurrency: Annotated[int, typer.Option(help=_help(RunConfig, "concurrency"))] = 1,
+    trials: Annotated[int, typer.Option(help=_help(RunConfig, "trials"))] = 1,
+    resume: Annotated[bool, typer.Option(help=_help(RunConfig, "resume"))] = False,
     system_prompt: Annotated[
-        str | None,
-        typer.Option(help="Replace the base system prompt: the text, or a file holding it."),
+        str | None, typer.Option(help=_help(PlaySettings, "system_prompt"))
     ] = None,
     user_prompt: Annotated[
-        str | None,
-        typer.Option(
-            help="Instructions of a model-driven user in place of toolplay's (the text, or a "
-            "file holding it, e.g. AutoDE's prompts/prompt_eng_user_v3.txt)."
-        ),
+        str | None, typer.Option(help=_help(PlaySettings, "user_prompt"))
     ] = None,
     augment: Annotated[
         list[str] | None,
@@ -119,24 +120,22 @@ def run(
     ] = None,
     max_calls_per_turn: Annotated[
         int | None,
-        typer.Option(min=1, help="Static mode: tool calls allowed per turn (default 20)."),
+        typer.Option(min=1, help=_help(PlaySettings, "max_calls_per_turn")),
     ] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1.")
-    ] = None,
+    base_url: Annotated[str | None, typer.Option(help=_help(ModelOptions, "base_url"))] = None,
     api_key_env: Annotated[
-        str | None, typer.Option(help="Environment variable holding the API key.")
+        str | None, typer.Option(help=_help(ModelOptions, "api_key_env"))
     ] = None,
-    temperature: Annotated[float | None, typer.Option(help="Sampling temperature (0).")] = None,
-    seed: Annotated[int | None, typer.Option(help="Sampling seed (+ trial number).")] = None,
-    max_tokens: Annotated[int | None, typer.Option(help="Cap on tokens per answer.")] = None,
-    timeout: Annotated[float | None, typer.Option(help="Seconds per model call (60).")] = None,
+    temperature: Annotated[
+        float | None, typer.Option(help=_help(ModelOptions, "temperature"))
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help=_help(ModelOptions, "seed"))] = None,
+    max_tokens: Annotated[int | None, typer.Option(help=_help(ModelOptions, "max_tokens"))] = None,
+    timeout: Annotated[float | None, typer.Option(help=_help(ModelOptions, "timeout"))] = None,
     max_retries: Annotated[
-        int | None, typer.Option(min=0, help="Retries per model call on 429/5xx/timeouts (5).")
+        int | None, typer.Option(min=0, help=_help(ModelOptions, "max_retries"))
     ] = None,
-    cache: Annotated[
-        Path | None, typer.Option(help="Response cache file (SQLite), shared across runs.")
-    ] = None,
+    cache: Annotated[Path | None, typer.Option(help=_help(RunConfig, "cache"))] = None,
     user_base_url: Annotated[
         str | None, typer.Option(help="Endpoint of a model-driven user (default --base-url).")
     ] = None,
@@ -148,12 +147,19 @@ def run(
     ] = None,
     option: Annotated[
         list[str] | None,
-        typer.Option(help="Extra role/mode option KEY=VALUE (repeatable), e.g. local_n_ctx=4096."),
+        typer.Option(
+            help="Any other setting KEY=VALUE (repeatable): a model option for the assistant "
+            "(e.g. local_n_ctx=4096), user_KEY for a model-driven user's, a play setting "
+            "(e.g. max_rounds=8) or a scoring setting (e.g. slot_matching=lenient). "
+            "Unknown keys are refused with the list of known ones."
+        ),
     ] = None,
 ) -> None:
     """Play a suite with an assistant and a user, score it, and write the run directory."""
-    extra = {
+    flags = {
         "max_calls_per_turn": max_calls_per_turn,
+        "system_prompt": prompt_text(system_prompt, "--system-prompt"),
+        "user_prompt": prompt_text(user_prompt, "--user-prompt"),
         "base_url": base_url,
         "api_key_env": api_key_env,
         "temperature": temperature,
@@ -161,32 +167,30 @@ def run(
         "max_tokens": max_tokens,
         "timeout": timeout,
         "max_retries": max_retries,
-        "cache": str(cache) if cache else None,
         "user_base_url": user_base_url,
         "user_api_key_env": user_api_key_env,
         "user_temperature": user_temperature,
     }
-    options = {**_parse_options(option or []), **{k: v for k, v in extra.items() if v is not None}}
-    system_text = prompt_text(system_prompt, "--system-prompt")
-    user_text = prompt_text(user_prompt, "--user-prompt")
-    if user_text is not None:
-        options["user_prompt"] = user_text
 
-    def action() -> dict[str, Any]:
-        config = RunConfig(
-            suite=suite,
-            mode=cast(Mode | None, mode),
-            assistant=assistant,
-            user=user,
-            limit=limit,
-            out=out,
-            concurrency=concurrency,
-            trials=trials,
-            resume=resume,
-            system_prompt=system_text,
-            augment=augment or [],
-            options=options,
-        )
+    given = {k: v for k, v in flags.items() if v is not None}
+    options = {**_parse_options(option or []), **given}
+
+    def action() -> RunSummary:
+        data: dict[str, Any] = {
+            "suite": suite,
+            "mode": mode,
+            "assistant": assistant,
+            "user": user,
+            "limit": limit,
+            "out": out,
+            "concurrency": concurrency,
+            "trials": trials,
+            "resume": resume,
+            "augment": augment or [],
+            "cache": cache,
+            "plugins": plugins(),
+        }
+        config = RunConfig.model_validate(apply_options(data, options))
         return _progress_run(config)
 
     summary = _guard(action)

@@ -8,8 +8,8 @@ from typing import Annotated, cast
 import typer
 from rich.table import Table
 
-from toolplay.cli._app import _guard, app, console, err_console
-from toolplay.scenarios import BUILTIN, IMPORTERS, Suite, augmentation_of, load_suite
+from toolplay.cli._app import _guard, app, catalog, console, err_console
+from toolplay.scenarios import Suite, augmentation_of
 from toolplay.validate import validate_suite
 
 
@@ -19,7 +19,8 @@ def validate(
     mode: Annotated[str | None, typer.Option(help="static or dynamic (default: suite's).")] = None,
 ) -> None:
     """Check a suite: every file loads and the oracle scores perfectly on every scenario."""
-    report = _guard(lambda: validate_suite(suite, mode))
+    found = catalog()
+    report = _guard(lambda: validate_suite(suite, mode, catalog=found))
     if report.failures:
         for failure in report.failures:
             err_console.print(f"[red]FAIL[/red] {failure}", highlight=False, soft_wrap=True)
@@ -37,8 +38,10 @@ def suites() -> None:
     """
     table = Table("suite", "scenarios", "categories", "variants", "description")
     notes: list[str] = []
-    for name, (description, _) in BUILTIN.items():
-        loaded = _guard(lambda name=name: load_suite(name))  # type: ignore[misc]
+    found = catalog()
+    for source in found.suites.values():
+        name, description = source.name, source.description
+        loaded = _guard(lambda name=name: found.load_suite(name))  # type: ignore[misc]
         counts: dict[str, int] = {}
         for scenario in loaded.scenarios:
             for category in scenario.categories:
@@ -47,8 +50,8 @@ def suites() -> None:
         table.add_row(name, str(len(loaded)), cats, _variant_counts(loaded), description)
         skipped = cast(list[tuple[str, str]], loaded.extra.get("skipped_variants", []))
         notes += [f"{name}: skipped unsound variant {vid}: {why}" for vid, why in skipped]
-    for prefix, (description, _) in IMPORTERS.items():
-        table.add_row(f"{prefix}:…", "-", "-", "-", description)
+    for source in found.importers.values():
+        table.add_row(source.usage, "-", "-", "-", source.description)
     console.print(table)
     for note in notes:
         console.print(note, highlight=False, soft_wrap=True)
@@ -73,13 +76,12 @@ def tools(
     suite: Annotated[str | None, typer.Option(help="Only tools used by this suite.")] = None,
 ) -> None:
     """List the available tools: name, domain, action or read, tables, description."""
-    from toolplay.tools import domains, registry_for
-
-    names = list(domains())
+    found = catalog()
+    names = list(found.tools.domains)
     if suite:
-        loaded = _guard(lambda: load_suite(suite))
+        loaded = _guard(lambda: found.load_suite(suite))
         names = sorted({d for s in loaded.scenarios for d in s.world.domains})
-    registry = _guard(lambda: registry_for(names))
+    registry = _guard(lambda: found.tools.registry(names))
     table = Table("tool", "domain", "kind", "reads", "writes", "description")
     for spec in registry.tools.values():
         table.add_row(

@@ -2,9 +2,9 @@
 
 A report only reads: `summary.json`, the SQLite store (`run.sqlite`, the source of truth) or,
 when a directory was copied without it, `trajectories/*.jsonl`. Nothing is played or scored
-again. Per-scenario metadata that trajectories do not carry (categories, description, split,
-augmentation) is looked up in the suite named by the stored configuration, best effort: when
-the suite cannot be loaded any more, the report says so and goes on without it.
+again. Each trajectory carries its scenario's description and categories (`scenario`); for
+runs stored before it did, they are looked up in the suite named by the stored configuration,
+best effort: when the suite cannot be loaded any more, the report says so and goes on.
 """
 
 from __future__ import annotations
@@ -15,13 +15,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolplay.catalog import CatalogError, build_catalog
+from toolplay.messages import Message, turn_count
 from toolplay.runs import select_scenarios
-from toolplay.scenarios import Scenario, ScenarioError, load_suite
-from toolplay.store import CONFIG_FILE, SUMMARY_FILE, TRAJECTORY_DIR, RunStore, StoreError
+from toolplay.scenarios import Scenario, ScenarioError
+from toolplay.store import (
+    CONFIG_FILE,
+    SUITE_IDS,
+    SUMMARY_FILE,
+    TRAJECTORY_DIR,
+    RunStore,
+    StoreError,
+)
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ReportError", "RunData", "load_run", "turn_count"]
+__all__ = ["ReportError", "RunData", "load_run"]
 
 
 class ReportError(Exception):
@@ -54,25 +63,6 @@ class RunData:
         return {sid: sum(v) / len(v) for sid, v in sums.items()}
 
 
-def turn_count(messages: list[dict[str, Any]]) -> int:
-    """Messages between user, assistant and environment (ToolSandbox's definition).
-
-    System messages, the user's own tool calls (`end_conversation`) and their answers are
-    not turns.
-    """
-    count = 0
-    for message in messages:
-        sender, recipient = message.get("sender"), message.get("recipient")
-        if sender == "system":
-            continue
-        if sender == "user" and message.get("tool_calls"):
-            continue
-        if sender == "environment" and recipient == "user":
-            continue
-        count += 1
-    return count
-
-
 def _read_json(path: Path) -> dict[str, Any]:
     try:
         value = json.loads(path.read_text(encoding="utf-8"))
@@ -85,7 +75,8 @@ def _read_json(path: Path) -> dict[str, Any]:
     return value
 
 
-def _rows_from_store(run_dir: Path) -> list[dict[str, Any]] | None:
+def _rows_from_store(run_dir: Path) -> tuple[list[dict[str, Any]], list[str] | None] | None:
+    """The stored rows and the ids of the run's whole suite (None for runs that predate it)."""
     if not (run_dir / RunStore.FILENAME).exists():
         return None
     try:
@@ -93,7 +84,7 @@ def _rows_from_store(run_dir: Path) -> list[dict[str, Any]] | None:
     except StoreError as exc:
         raise ReportError(str(exc)) from exc
     try:
-        return [
+        rows = [
             {
                 "status": r.status,
                 "trajectory": r.trajectory,
@@ -102,6 +93,8 @@ def _rows_from_store(run_dir: Path) -> list[dict[str, Any]] | None:
             }
             for r in store.results()
         ]
+        suite_ids = store.get_meta(SUITE_IDS)
+        return rows, suite_ids if isinstance(suite_ids, list) else None
     finally:
         store.close()
 
@@ -151,8 +144,9 @@ def _scenarios(config: dict[str, Any], notes: list[str]) -> dict[str, Scenario]:
         return {}
     augment = config.get("augment") or []
     try:  # --augment selects or creates the run's variants: look them up the same way
-        return {s.id: s for s in select_scenarios(load_suite(spec), None, augment)}
-    except (ScenarioError, OSError, ValueError) as exc:
+        catalog = build_catalog(config.get("plugins") or [])
+        return {s.id: s for s in select_scenarios(catalog.load_suite(spec), None, augment)}
+    except (ScenarioError, CatalogError, OSError, ValueError) as exc:
         notes.append(f"scenario metadata unavailable (suite {spec!r} did not load: {exc})")
         logger.warning("report: suite %r did not load: %s", spec, exc)
         return {}
@@ -161,24 +155,31 @@ def _scenarios(config: dict[str, Any], notes: list[str]) -> dict[str, Scenario]:
 def _entry(row: dict[str, Any], scenario: Scenario | None) -> dict[str, Any]:
     trajectory = row["trajectory"]
     score = row["score"] or {}
-    details = score.get("details") or {}
+    details = score.get("evidence") or score.get("details") or {}
     messages = list(trajectory.get("messages") or [])
-    turns = details.get("turn_count")
+    info = trajectory.get("scenario") or {}
+    if scenario is not None and not info:
+        info = {
+            "categories": list(scenario.categories),
+            "description": scenario.description,
+            "split": scenario.split,
+            "augmentation": scenario.augmentation,
+            "evaluation": scenario.evaluation,
+        }
     return {
         "id": trajectory.get("scenario_id") or score.get("scenario_id") or "?",
         "trial": int(trajectory.get("trial", score.get("trial", 0)) or 0),
         "status": row["status"],
         "score": score.get("score"),
-        "evaluation": score.get("evaluation") or (scenario.evaluation if scenario else None),
+        "evaluation": score.get("evaluation") or info.get("evaluation"),
         "termination": trajectory.get("termination"),
         "error": row["error"] or trajectory.get("error"),
         "usage": trajectory.get("usage") or {},
-        "turn_count": turns if isinstance(turns, int) else turn_count(messages),
-        "categories": list(scenario.categories) if scenario else [],
-        "description": scenario.description if scenario else "",
-        "split": scenario.split if scenario else None,
-        "augmentation": (scenario.augmentation if scenario else None)
-        or trajectory.get("augmentation"),
+        "turn_count": turn_count([Message.model_validate(m) for m in messages]),
+        "categories": list(info.get("categories") or []),
+        "description": info.get("description") or "",
+        "split": info.get("split"),
+        "augmentation": info.get("augmentation"),
         "mode": trajectory.get("mode"),
         "tool_names": trajectory.get("tool_names") or {},
         "messages": messages,
@@ -204,7 +205,8 @@ def load_run(run_dir: Path) -> RunData:
         raise ReportError(f"{run_dir}: not a directory")
     summary = _read_json(run_dir / SUMMARY_FILE)
     config = _read_json(run_dir / CONFIG_FILE)
-    rows = _rows_from_store(run_dir)
+    stored = _rows_from_store(run_dir)
+    rows, suite_ids = stored if stored is not None else (None, None)
     if rows is None:
         rows = _rows_from_lines(run_dir)
         if not rows and not summary:
@@ -215,8 +217,9 @@ def load_run(run_dir: Path) -> RunData:
     notes: list[str] = []
     if not summary:
         notes.append(f"{SUMMARY_FILE} is missing: run `toolplay score` to rebuild it")
-    scenarios = _scenarios(config or summary, notes)
+    recorded = suite_ids is not None and all(r["trajectory"].get("scenario") for r in rows)
+    scenarios = {} if recorded else _scenarios(config or summary, notes)
     entries = [_entry(r, scenarios.get(r["trajectory"].get("scenario_id", ""))) for r in rows]
     entries.sort(key=lambda e: (e["id"], e["trial"]))
-    suite_ids = frozenset(scenarios) if scenarios else None
-    return RunData(run_dir, summary, config, entries, notes, suite_ids)
+    known = frozenset(suite_ids) if suite_ids is not None else frozenset(scenarios) or None
+    return RunData(run_dir, summary, config, entries, notes, known)

@@ -23,6 +23,7 @@ from toolplay.report._metrics import (
     trial_count,
     trial_rows,
 )
+from toolplay.runs import RunSummary
 
 __all__ = ["render_comparison", "render_summary"]
 
@@ -43,13 +44,15 @@ def _row(table: Table, *cells: str) -> None:
     table.add_row(*(Text(c) for c in cells))
 
 
-def render_summary(summary: dict[str, Any], console: Console) -> None:
+def render_summary(summary: RunSummary | dict[str, Any], console: Console) -> None:
     """Print headline metrics, breakdowns, errors, terminations and token cost.
 
     Args:
         summary: A run's summary (as in summary.json); absent sections are skipped.
         console: Where to print.
     """
+    if isinstance(summary, RunSummary):
+        summary = summary.to_json()
     title = Text.assemble(
         ("toolplay", "bold"),
         f" · {summary.get('suite', '?')} · {summary.get('assistant', '?')}"
@@ -144,24 +147,40 @@ def render_comparison(comparison: Comparison, console: Console) -> None:
     if comparison.systems:
         system = _table(
             f"System-level agreement (one point per assistant: {comparison.system_metric})",
-            "method a", "method b", "assistants", "Pearson", "ICC(3,1)", numeric_from=2,
+            "method a",
+            "method b",
+            "assistants",
+            "Pearson",
+            "ICC(3,1)",
+            numeric_from=2,
         )
         for agreement in comparison.systems:
             numbers = system_cells(agreement)
             _row(
-                system, agreement.left, agreement.right,
-                numbers["n"], numbers["pearson"], numbers["icc"],
+                system,
+                agreement.left,
+                agreement.right,
+                numbers["n"],
+                numbers["pearson"],
+                numbers["icc"],
             )
         console.print(system)
-        points = _table("System-level points", "assistant", "method a", "method b", "a", "b",
-                        numeric_from=3)
+        points = _table(
+            "System-level points", "assistant", "method a", "method b", "a", "b", numeric_from=3
+        )
         for agreement in comparison.systems:
             for assistant, x, y in agreement.points:
                 _row(points, assistant, agreement.left, agreement.right, fmt(x), fmt(y))
         console.print(points)
     agree = _table(
         "Agreement per scenario (per dialogue, mean over trials)",
-        "a", "b", "n", "Pearson", "Spearman", "ICC(3,1)", numeric_from=2,
+        "a",
+        "b",
+        "n",
+        "Pearson",
+        "Spearman",
+        "ICC(3,1)",
+        numeric_from=2,
     )
     for pair in comparison.pairs:
         stats = stat_cells(pair.stats)

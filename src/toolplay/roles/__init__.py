@@ -1,69 +1,62 @@
-"""Roles: assistants under test and users, behind one small async protocol."""
+"""Roles: assistants under test and users, behind one small async protocol.
 
+Model clients (endpoints, llama.cpp) live in `toolplay.clients`; this package holds the roles
+built on them and the harness's own roles (oracle, no-call, scripted user, replay, python).
+"""
+
+from toolplay.faults import AssistantError, InfrastructureError
 from toolplay.roles._autode_replay import AutodeResultsReplay
 from toolplay.roles._base import (
     Assistant,
-    AssistantError,
+    AssistantContext,
     AssistantTurn,
-    InfrastructureError,
-    RoleContext,
+    ReferenceView,
+    RoleKind,
+    RoleRequest,
+    RoleSpecError,
     User,
+    UserContext,
     UserTurn,
+    sees_reference,
 )
-from toolplay.roles._cache import ResponseCache, request_key
-from toolplay.roles._chat import ChatAssistant, openai_messages
-from toolplay.roles._client import ChatBackend, ChatClient, ChatReply, parse_completion
-from toolplay.roles._factory import ASSISTANTS, USERS, RoleSpecError, build_assistant, build_user
-from toolplay.roles._local import LocalChatBackend, load_model, packaged_model_path
+from toolplay.roles._chat import ChatAssistant, ChatModelRole, chat_request, openai_messages
+from toolplay.roles._kinds import builtin_assistant_kinds, builtin_user_kinds
 from toolplay.roles._model_user import END_CONVERSATION_TOOL, ModelUser
-from toolplay.roles._openai import HttpChatBackend
 from toolplay.roles._oracle import OracleAssistant, SilentAssistant
 from toolplay.roles._python import PythonAssistant
+from toolplay.roles._recording import RECORDED_MODE, Recording, RecordingError
 from toolplay.roles._replay import ReplayAssistant
-from toolplay.roles._retry import PermanentError, RetryPolicy, TransientError
-from toolplay.roles._scope import current_trial, trial_scope
 from toolplay.roles._scripted import ScriptedUser
-from toolplay.roles._settings import CACHE_OPTION, ModelSettings, RoleOptionError
 
 __all__ = [
-    "AutodeResultsReplay",
-    "ReplayAssistant",
-    "ASSISTANTS",
-    "CACHE_OPTION",
     "END_CONVERSATION_TOOL",
-    "USERS",
+    "RECORDED_MODE",
+    "AutodeResultsReplay",
+    "Recording",
+    "RecordingError",
     "Assistant",
+    "AssistantContext",
     "AssistantError",
     "AssistantTurn",
     "ChatAssistant",
-    "ChatBackend",
-    "ChatClient",
-    "ChatReply",
-    "HttpChatBackend",
+    "ChatModelRole",
     "InfrastructureError",
-    "LocalChatBackend",
-    "ModelSettings",
     "ModelUser",
     "OracleAssistant",
-    "PermanentError",
     "PythonAssistant",
-    "ResponseCache",
-    "RetryPolicy",
-    "RoleContext",
-    "RoleOptionError",
+    "ReferenceView",
+    "ReplayAssistant",
+    "RoleKind",
+    "RoleRequest",
     "RoleSpecError",
     "ScriptedUser",
     "SilentAssistant",
-    "TransientError",
     "User",
+    "UserContext",
     "UserTurn",
-    "build_assistant",
-    "build_user",
-    "current_trial",
-    "load_model",
+    "builtin_assistant_kinds",
+    "builtin_user_kinds",
+    "chat_request",
     "openai_messages",
-    "packaged_model_path",
-    "parse_completion",
-    "request_key",
-    "trial_scope",
+    "sees_reference",
 ]

@@ -8,9 +8,11 @@ t-th line in the file, and the file holds as many trials as the dialogue with th
 (extra lines are ignored). A dialogue of the suite with no line makes the file unusable, as it
 does for the reference, and the run is refused naming that dialogue.
 
-No model is called: each line becomes the trajectory it records (`recorded_trajectory`), which
-the AutoDE protocol scores like a live one. The recorded `content` turns are posted as they
-were (an empty `content` as the dialogue's fixed first query), then what ended the dialogue:
+No model is called: the role is a `Recording` (`toolplay.roles._recording`). The runner asks it
+for the trials the file holds (`trials`) before the run starts, and for each (dialogue, trial)
+the trajectory its line records (`recorded`), which is scored like a played one. The recorded
+`content` turns are posted as they were (an empty `content` as the dialogue's fixed first
+query), then what ended the dialogue:
 
 - stored slots, or `state: success` (or no `state` at all): the assistant's call of the API
   with the stored slots as its arguments (cleaning them again changes nothing);
@@ -35,11 +37,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolplay.clients import RoleOptionError
+from toolplay.faults import InfrastructureError
 from toolplay.messages import Message, Role, TerminationReason, ToolCall, Trajectory
-from toolplay.roles._base import AssistantTurn, InfrastructureError, RoleContext
-from toolplay.roles._scope import current_trial
-from toolplay.roles._settings import RoleOptionError
-from toolplay.scenarios import Scenario, build_world, scenario_registry, slot_label
+from toolplay.roles._base import RoleRequest
+from toolplay.roles._recording import RECORDED_MODE, Recording, RecordingError
+from toolplay.scenarios import ScenarioSetup, slot_label
 from toolplay.tools import ToolCrash
 
 PARSE_FAILED = "Arguments parse failed: "
@@ -147,25 +150,28 @@ def results_trials(lines: Sequence[ResultLine], scenario_ids: Sequence[str], pat
     """How many trials a file holds for these dialogues (the fewest lines any of them has).
 
     Raises:
-        ValueError: A dialogue has no line (the file cannot be scored), naming it.
+        RecordingError: A dialogue has no line (the file cannot be scored), naming it.
     """
     counts: dict[str, int] = defaultdict(int)
     for line in lines:
         counts[line.uuid] += 1
     for scenario_id in scenario_ids:
         if counts[scenario_id] == 0:
-            raise ValueError(
+            raise RecordingError(
                 f"replay: {path} has no record of dialogue {scenario_id}: the file cannot be "
                 "scored (every dialogue needs at least one record)"
             )
     return min(counts[s] for s in scenario_ids)
 
 
-class AutodeResultsReplay:
-    """Plays back an AutoDE results file (see the module docstring).
+class AutodeResultsReplay(Recording):
+    """Reads an AutoDE results file as a recording (see the module docstring).
 
     Args:
         path: The results file (`.jsonl`).
+
+    Raises:
+        RoleOptionError: The file is unreadable or a line is unusable (naming file and line).
     """
 
     def __init__(self, path: Path) -> None:
@@ -176,16 +182,21 @@ class AutodeResultsReplay:
         for line in load_results(path):
             self._by_uuid[line.uuid].append(line)
 
-    def prepare_run(self, scenarios: Sequence[Scenario], requested: int) -> int:
-        """The number of trials to play: the file's, or fewer when `requested` (>1) asks.
+    def lines(self, scenario_id: str) -> Sequence[ResultLine]:
+        """The records of one dialogue, in file order (trial t is the t-th)."""
+        return tuple(self._by_uuid.get(scenario_id, ()))
+
+    def trials(self, scenario_ids: Sequence[str], requested: int) -> int:
+        """The file's trials, or fewer when `requested` (more than 1) asks for fewer.
 
         Raises:
-            ValueError: A dialogue has no record, or more trials are asked than the file has.
+            RecordingError: A dialogue has no record, or more trials are asked than the file
+                holds.
         """
         lines = [line for group in self._by_uuid.values() for line in group]
-        held = results_trials(lines, [s.id for s in scenarios], self.path)
+        held = results_trials(lines, scenario_ids, self.path)
         if requested > held:
-            raise ValueError(f"replay: {self.path} holds {held} trial(s); --trials {requested}")
+            raise RecordingError(f"replay: {self.path} holds {held} trial(s); --trials {requested}")
         return held if requested == 1 else requested
 
     def line(self, scenario_id: str, trial: int) -> ResultLine:
@@ -201,11 +212,11 @@ class AutodeResultsReplay:
             )
         return group[trial]
 
-    def recorded_trajectory(self, scenario: Scenario, trial: int, mode: str) -> Trajectory:
-        """The trajectory one line records, scored by the AutoDE protocol like a live one."""
+    def recorded(self, setup: ScenarioSetup, trial: int) -> Trajectory:
+        """The trajectory one line records (see the module docstring)."""
+        scenario = setup.scenario
         line = self.line(scenario.id, trial)
         messages: list[Message] = []
-        static = mode == "static"
 
         def post(sender: Role, recipient: Role, **fields: Any) -> None:
             visible: tuple[Role, ...] = (
@@ -226,11 +237,12 @@ class AutodeResultsReplay:
         turns = line.turns or ((("User", scenario.script[0]),) if scenario.script else ())
         for role, text in turns:
             if role == "User":
-                post("user", "assistant", content=text, from_reference=static)
+                post("user", "assistant", content=text)
             else:
-                post("assistant", "user", content=text, from_reference=static)
+                post("assistant", "user", content=text)
         termination: TerminationReason = "completed"
         error: str | None = None
+        world = setup.new_world()
         if line.calls:
             label = slot_label(scenario)
             name = line.api or (label.name if label else "api")
@@ -241,8 +253,9 @@ class AutodeResultsReplay:
             )
             call = ToolCall(id=f"replay_{trial}", name=name, arguments=arguments)
             post("assistant", "environment", tool_calls=(call,))
+            world.index = len(messages)
             try:
-                outcome = scenario_registry(scenario).execute(build_world(scenario), call)
+                outcome = setup.registry.execute(world, call)
             except ToolCrash as exc:  # an API-only tool never runs; a real one might
                 raise InfrastructureError(str(exc)) from exc
             post(
@@ -263,18 +276,22 @@ class AutodeResultsReplay:
             scenario_id=scenario.id,
             trial=trial,
             messages=messages,
+            changes=world.changes,
             termination=termination,
             error=error,
             assistant=self.name,
             user=self.name,
-            mode="static" if static else "dynamic",
+            mode=RECORDED_MODE,
         )
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
-        """Outside the AutoDE protocol: the recorded call (or nothing) as the only answer."""
-        line = self.line(context.scenario.id, current_trial())
-        recorded = self.recorded_trajectory(context.scenario, current_trial(), "static")
-        calls = tuple(c for m in recorded.messages for c in m.tool_calls)
-        if calls and line.calls:
-            return AssistantTurn(tool_calls=calls[:1])
-        return AssistantTurn(content="")
+
+def build_results_replay(request: RoleRequest) -> AutodeResultsReplay:
+    """`replay:FILE.jsonl`: a published AutoDE results file.
+
+    Raises:
+        RoleOptionError: No such file, or the file is unusable.
+    """
+    path = Path(request.argument).expanduser()
+    if not path.is_file():
+        raise RoleOptionError(f"replay: no such results file {path}")
+    return AutodeResultsReplay(path)

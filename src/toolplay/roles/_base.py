@@ -1,41 +1,64 @@
-"""What roles receive and return, and the errors that separate infrastructure from skill.
+"""What roles receive and return, and how a role is built from a command-line spec.
 
-An assistant or user is any object with a `name` and an async `respond(context)`. Roles see
-only their own view of the message bus. A role that cannot reach its model after retries raises
-`InfrastructureError`; the run records that scenario as an error and never scores it.
+An assistant or user is any object with a `name` and an async `respond(context)`. Each role
+sees only what it should. The assistant under test gets an `AssistantContext`: its view of the
+message bus, the tools as shown to it, the system prompt, and the scenario id and trial for
+bookkeeping; never the reference solution, the milestones or the user's goal. Only an
+assistant class that declares `sees_reference = True` (the oracle, the replay of saved
+predictions: harness parts, not assistants under test) also gets a `ReferenceView`. The user is
+part of the harness too and reads its side of the scenario (script, goal, label) from its
+`UserContext`.
+
+A role that cannot reach its model after retries raises `InfrastructureError`
+(`toolplay.faults`); the run records that scenario as an error and never scores it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from toolplay.clients import ModelOptions, ResponseCache
 from toolplay.messages import Message, TerminationReason, ToolCall, Usage
 from toolplay.scenarios import Scenario
 
 
-class InfrastructureError(Exception):
-    """A model endpoint, user simulator or harness fault: not the assistant's failure."""
+@dataclass(frozen=True)
+class ReferenceView:
+    """What a privileged assistant (`sees_reference = True`) sees besides the conversation."""
 
-
-class AssistantError(Exception):
-    """The assistant itself failed (e.g. a wrapped agent raised): scored as its failure."""
+    scenario: Scenario
+    tool_names: Mapping[str, str] = field(default_factory=dict)
+    """Shown -> real names of tools an augmentation renamed."""
 
 
 @dataclass(frozen=True)
-class RoleContext:
-    """What a role is given when it is its turn to speak."""
+class AssistantContext:
+    """What the assistant is given when it is its turn to speak."""
 
-    scenario: Scenario
+    scenario_id: str
+    trial: int
     messages: tuple[Message, ...]
     tools: tuple[dict[str, Any], ...] = ()
     system_prompt: str | None = None
-    tool_names: Mapping[str, str] = field(default_factory=dict)
-    """Shown → real names of renamed tools. Only privileged roles (the oracle) use it."""
     force_tool_call: bool = False
     """The assistant must answer with a tool call (AutoDE static mode); model roles constrain
     their output accordingly (`tool_choice: required`), scripted roles may ignore it."""
+    reference: ReferenceView | None = None
+    """Only for assistants that declare `sees_reference = True`; None for any other."""
+
+
+@dataclass(frozen=True)
+class UserContext:
+    """What the user is given when it is its turn to speak."""
+
+    scenario: Scenario
+    trial: int
+    messages: tuple[Message, ...]
+    instructions: str | None = None
+    """The run's own instructions for a model-driven user (`PlaySettings.user_prompt`), in
+    place of the role's; other users ignore them."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +84,7 @@ class Assistant(Protocol):
 
     name: str
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         """Answer the conversation so far."""
         ...
 
@@ -71,6 +94,39 @@ class User(Protocol):
 
     name: str
 
-    async def respond(self, context: RoleContext) -> UserTurn:
+    async def respond(self, context: UserContext) -> UserTurn:
         """Say the next thing, or end the conversation."""
         ...
+
+
+def sees_reference(assistant: object) -> bool:
+    """Whether `assistant` is a privileged harness role that reads the reference solution."""
+    return getattr(type(assistant), "sees_reference", False) is True
+
+
+@dataclass(frozen=True)
+class RoleRequest:
+    """What a role factory is given to build a role from a spec `kind[:argument]`."""
+
+    argument: str
+    """The part of the spec after `kind:` (empty when absent)."""
+    model: ModelOptions = field(default_factory=ModelOptions)
+    """This role's model options (a user's already fall back to the assistant's)."""
+    cache: ResponseCache | None = None
+    concurrency: int = 1
+
+
+@dataclass(frozen=True)
+class RoleKind:
+    """A kind of assistant or user that specs can name (`openai:MODEL`, `oracle`, ...)."""
+
+    name: str
+    build: Callable[[RoleRequest], Any]
+    """Returns an `Assistant` (assistant kinds) or a `User` (user kinds)."""
+    description: str = ""
+    usage: str = ""
+    """How to write the spec, e.g. `openai:MODEL` (default: the name)."""
+
+
+class RoleSpecError(ValueError):
+    """A role spec names no known kind of role."""

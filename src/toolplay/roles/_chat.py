@@ -13,11 +13,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from toolplay.clients import ChatClient, ModelSettings
 from toolplay.messages import Message
-from toolplay.roles._base import AssistantTurn, RoleContext
-from toolplay.roles._client import ChatClient
-from toolplay.roles._scope import current_trial
-from toolplay.roles._settings import ModelSettings
+from toolplay.roles._base import AssistantContext, AssistantTurn
 
 
 def tool_result_content(message: Message) -> str:
@@ -70,6 +68,8 @@ def chat_request(
     settings: ModelSettings,
     messages: list[dict[str, Any]],
     tools: Sequence[dict[str, Any]] = (),
+    *,
+    trial: int = 0,
 ) -> dict[str, Any]:
     """A chat-completions request body; the seed moves with the trial so trials differ."""
     request: dict[str, Any] = {
@@ -80,7 +80,7 @@ def chat_request(
     if tools:
         request["tools"] = list(tools)
     if settings.seed is not None:
-        request["seed"] = settings.seed + current_trial()
+        request["seed"] = settings.seed + trial
     if settings.max_tokens is not None:
         request["max_tokens"] = settings.max_tokens
     return request
@@ -119,13 +119,17 @@ class ChatModelRole:
 class ChatAssistant(ChatModelRole):
     """The assistant under test is a chat-completions model (endpoint or local)."""
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         """Ask the model for the next turn."""
         messages = openai_messages(context.messages)
         if context.system_prompt and not any(m["role"] == "system" for m in messages):
             messages.insert(0, {"role": "system", "content": context.system_prompt})
-        request = chat_request(self.model, self.model_settings, messages, context.tools)
+        request = chat_request(
+            self.model, self.model_settings, messages, context.tools, trial=context.trial
+        )
         if context.force_tool_call and context.tools:  # AutoDE static mode
             request["tool_choice"] = "required"
-        reply = await self.client.complete(request, calls_so_far(context.messages))
+        reply = await self.client.complete(
+            request, calls_so_far(context.messages), trial=context.trial
+        )
         return AssistantTurn(content=reply.content, tool_calls=reply.tool_calls, usage=reply.usage)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolplay.messages import Message
-from toolplay.roles._base import RoleContext, UserTurn
+from toolplay.roles._base import UserContext, UserTurn
 from toolplay.roles._chat import ChatModelRole, chat_request
 from toolplay.scenarios import Scenario
 
@@ -57,9 +57,10 @@ OPENING_NUDGE = "(The assistant is waiting. Write your first message to it.)"
 def user_system_prompt(scenario: Scenario, instructions: str | None = None) -> str:
     """The simulator's instructions: goal, knowledge boundary and demonstrations.
 
-    With `instructions` (the user's own, `--user-prompt`, e.g. AutoDE's user prompt file), the
-    goal and the knowledge follow them directly, one a line, the way AutoDE briefs its user
-    agent (its script, then `API: ...` and `Parameters: ...`), in place of toolplay's text.
+    With `instructions` (the run's own, `PlaySettings.user_prompt`, e.g. AutoDE's user prompt
+    file), the goal and the knowledge follow them directly, one a line, the way AutoDE briefs
+    its user agent (its script, then `API: ...` and `Parameters: ...`), in place of toolplay's
+    text.
     """
     side = scenario.user
     goal = side.goal or _goal_from_script(scenario)
@@ -105,10 +106,7 @@ def simulator_messages(
 class ModelUser(ChatModelRole):
     """The user role played by a chat model (see `ChatModelRole` for its parts)."""
 
-    instructions: str | None = None
-    """The user's own instructions (`--user-prompt`), in place of toolplay's."""
-
-    async def respond(self, context: RoleContext) -> UserTurn:
+    async def respond(self, context: UserContext) -> UserTurn:
         """Open with the script's first line, then let the model speak or end."""
         said = [m for m in context.messages if m.sender == "user" and m.content is not None]
         if not said and context.scenario.script:
@@ -116,10 +114,11 @@ class ModelUser(ChatModelRole):
         request = chat_request(
             self.model,
             self.model_settings,
-            simulator_messages(context.scenario, context.messages, self.instructions),
+            simulator_messages(context.scenario, context.messages, context.instructions),
             [END_CONVERSATION_TOOL],
+            trial=context.trial,
         )
-        reply = await self.client.complete(request)
+        reply = await self.client.complete(request, trial=context.trial)
         if any(call.name == "end_conversation" for call in reply.tool_calls):
             return UserTurn(end="user_ended", usage=reply.usage)
         return UserTurn(content=(reply.content or "").strip(), usage=reply.usage)

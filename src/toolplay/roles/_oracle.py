@@ -7,8 +7,9 @@ no state between calls.
 
 from __future__ import annotations
 
+from toolplay.faults import AssistantError
 from toolplay.messages import ToolCall
-from toolplay.roles._base import AssistantTurn, RoleContext
+from toolplay.roles._base import AssistantContext, AssistantTurn
 
 
 class OracleAssistant:
@@ -18,8 +19,9 @@ class OracleAssistant:
     """
 
     name = "oracle"
+    sees_reference = True
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         """Emit the next reference call of the current turn, or the turn's reply."""
         turn_index = -1
         step = 0
@@ -29,14 +31,16 @@ class OracleAssistant:
                 step = 0
             elif message.sender == "assistant":
                 step += 1
-        reference = context.scenario.reference
+        if context.reference is None:
+            raise AssistantError("the oracle needs the reference solution (sees_reference)")
+        reference = context.reference.scenario.reference
         if not 0 <= turn_index < len(reference):
             return AssistantTurn(content="Is there anything else I can help with?")
         turn = reference[turn_index]
         if step < len(turn.calls):
             call = turn.calls[step]
             call_id = f"call_{turn_index}_{step}"
-            shown = {real: shown for shown, real in context.tool_names.items()}
+            shown = {real: shown for shown, real in context.reference.tool_names.items()}
             name = shown.get(call.name, call.name)
             return AssistantTurn(tool_calls=(ToolCall.from_args(call_id, name, call.arguments),))
         return AssistantTurn(content=turn.reply or "Done.")
@@ -47,6 +51,6 @@ class SilentAssistant:
 
     name = "no-call"
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         """Acknowledge without acting."""
         return AssistantTurn(content="I can't help with that.")

@@ -8,7 +8,8 @@ turn; it may be sync (run in a worker thread, so concurrent scenarios still over
 Return a string to answer in text, or an OpenAI assistant message
 `{"content": ..., "tool_calls": [{"id", "function": {"name", "arguments"}}]}` (arguments as a
 JSON string or an object), optionally with `"usage": {"prompt_tokens", "completion_tokens"}`.
-Declare a `context` parameter to also get the `RoleContext` (scenario, raw messages).
+Declare a `context` parameter to also get the `AssistantContext` (scenario id, trial, raw
+messages); like every assistant under test, it holds nothing of the reference solution.
 `module` may be a dotted module name or a path to a `.py` file. An exception from the function
 is the assistant's failure (`assistant_error`), except `toolplay.roles.InfrastructureError`,
 which marks the scenario as an infrastructure error to retry on resume.
@@ -25,17 +26,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toolplay.roles._base import (
-    Assistant,
-    AssistantError,
-    AssistantTurn,
-    InfrastructureError,
-    RoleContext,
-)
+from toolplay.clients import RoleOptionError, TransientError, parse_completion
+from toolplay.faults import AssistantError, InfrastructureError
+from toolplay.roles._base import Assistant, AssistantContext, AssistantTurn, RoleRequest
 from toolplay.roles._chat import calls_so_far, openai_messages
-from toolplay.roles._client import parse_completion
-from toolplay.roles._retry import TransientError
-from toolplay.roles._settings import RoleOptionError
 
 
 def load_callable(target: str) -> Callable[..., Any]:
@@ -98,7 +92,7 @@ class PythonAssistant:
             parameters = {}  # type: ignore[assignment]
         self._wants_context = "context" in parameters
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         """Hand the conversation to the function and read its answer."""
         messages = openai_messages(context.messages)
         if context.system_prompt and not any(m["role"] == "system" for m in messages):
@@ -120,6 +114,6 @@ class PythonAssistant:
         return to_turn(result, calls_so_far(context.messages))
 
 
-def build_python_assistant(argument: str, options: dict[str, Any]) -> Assistant:
+def build_python_assistant(request: RoleRequest) -> Assistant:
     """`python:module:function` (or `python:path/to/file.py:function`)."""
-    return PythonAssistant(argument, load_callable(argument))
+    return PythonAssistant(request.argument, load_callable(request.argument))

@@ -1,6 +1,7 @@
 """Replay of saved predictions in ToolTalk's output layout (`--assistant replay:DIR`).
 
-(`replay:FILE.jsonl` replays a published AutoDE results file instead: `_autode_replay`.)
+(`replay:FILE.jsonl` reads a published AutoDE results file instead, as a `Recording`:
+`_autode_replay`.)
 
 DIR holds the evaluated conversation files, either in one subfolder per split (`DIR/easy/`,
 `DIR/tooltalk/`) or all together; a conversation is found by the split and file name it was
@@ -23,12 +24,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolplay.faults import InfrastructureError
 from toolplay.messages import ToolCall
-from toolplay.roles._autode_replay import AutodeResultsReplay
-from toolplay.roles._base import AssistantTurn, InfrastructureError, RoleContext
+from toolplay.roles._autode_replay import AutodeResultsReplay, build_results_replay
+from toolplay.roles._base import AssistantContext, AssistantTurn, RoleRequest
 from toolplay.scenarios import Scenario, tooltalk_turns
 
 SESSION_ARGUMENT = "session_token"
+RESULTS_SUFFIX = ".jsonl"
+"""`replay:` of a file with this suffix reads an AutoDE results file."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,10 @@ class ReplayAssistant:
         self.name = f"replay:{folder}"
         self._loaded: dict[str, list[SavedTurn | None]] = {}
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    sees_reference = True
+    """It finds a conversation's file by the scenario it was imported from."""
+
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         """The next saved call of the current turn, or the turn's saved reply."""
         turn_index, step = -1, 0
         for message in context.messages:
@@ -62,7 +69,9 @@ class ReplayAssistant:
                 turn_index, step = turn_index + 1, 0
             elif message.sender == "assistant":
                 step += 1
-        saved = self._turns(context.scenario)
+        if context.reference is None:
+            raise InfrastructureError("replay needs the scenario (sees_reference)")
+        saved = self._turns(context.reference.scenario)
         turn = saved[turn_index] if 0 <= turn_index < len(saved) else None
         if turn is None:
             return AssistantTurn(content="")
@@ -147,13 +156,11 @@ def _arguments(parameters: Any) -> str:
     return json.dumps(parameters)
 
 
-def build_replay_assistant(
-    argument: str, options: dict[str, Any]
-) -> ReplayAssistant | AutodeResultsReplay:
-    """`replay:DIR` (ToolTalk predictions) or `replay:FILE.jsonl` (AutoDE results)."""
-    if not argument:
-        raise ValueError("replay needs a folder: --assistant replay:DIR")
-    path = Path(argument).expanduser()
-    if path.suffix == ".jsonl" and not path.is_dir():
-        return AutodeResultsReplay(path)
+def build_replay_assistant(request: RoleRequest) -> ReplayAssistant | AutodeResultsReplay:
+    """`replay:DIR` (ToolTalk predictions) or `replay:FILE.jsonl` (an AutoDE results file)."""
+    if not request.argument:
+        raise ValueError("replay needs a folder or a results file: --assistant replay:DIR")
+    path = Path(request.argument).expanduser()
+    if path.suffix == RESULTS_SUFFIX and not path.is_dir():
+        return build_results_replay(request)
     return ReplayAssistant(path)

@@ -6,7 +6,7 @@ answers in text, and ends with `script_exhausted` when nothing is left to say.
 
 from __future__ import annotations
 
-from toolplay.roles._base import RoleContext, UserTurn
+from toolplay.roles._base import UserContext, UserTurn
 
 
 class ScriptedUser:
@@ -14,7 +14,7 @@ class ScriptedUser:
 
     name = "scripted"
 
-    async def respond(self, context: RoleContext) -> UserTurn:
+    async def respond(self, context: UserContext) -> UserTurn:
         """The next utterance, or the end of the script."""
         said = sum(1 for m in context.messages if m.sender == "user" and m.content is not None)
         script = context.scenario.script

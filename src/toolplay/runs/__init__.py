@@ -1,43 +1,70 @@
-"""Runs: configuration, execution over a suite, summaries, re-scoring."""
+"""A whole run: configuration, execution over a suite, summaries, re-scoring.
+
+(One conversation is `toolplay.conversation`.)
+"""
 
 from toolplay.runs._cache import CacheError, SqliteResponseCache
-from toolplay.runs._config import OPERATIONAL_OPTIONS, Mode, RunConfig
-from toolplay.runs._modes import MODES, PlayFunction
+from toolplay.runs._config import (
+    CONFIG_VERSION,
+    OptionError,
+    RunConfig,
+    apply_options,
+    migrate_config,
+    option_keys,
+    run_identity,
+)
 from toolplay.runs._preflight import RunError
 from toolplay.runs._runner import (
-    default_context,
     execute_run,
     load_summary,
     open_run,
     rescore_run,
     role_settings,
+    scenario_info,
+    stored_config,
     trajectory_records,
 )
 from toolplay.runs._select import SelectionError, carried_augmentations, select_scenarios
-from toolplay.runs._summary import build_summary
-from toolplay.runs._trials import pass_hat_k, succeeded, trial_statistics
+from toolplay.runs._summary import (
+    SUMMARY_VERSION,
+    ErrorEntry,
+    MissingEntry,
+    RunHeader,
+    RunSummary,
+    build_summary,
+)
+from toolplay.runs._trials import TrialStatistics, pass_hat_k, succeeded, trial_statistics
 
 __all__ = [
-    "MODES",
-    "OPERATIONAL_OPTIONS",
+    "CONFIG_VERSION",
+    "SUMMARY_VERSION",
     "CacheError",
-    "SqliteResponseCache",
-    "pass_hat_k",
-    "role_settings",
-    "succeeded",
-    "trial_statistics",
-    "Mode",
-    "PlayFunction",
+    "ErrorEntry",
+    "MissingEntry",
+    "OptionError",
     "RunConfig",
     "RunError",
+    "RunHeader",
+    "RunSummary",
+    "SelectionError",
+    "SqliteResponseCache",
+    "TrialStatistics",
+    "apply_options",
     "build_summary",
-    "default_context",
+    "carried_augmentations",
     "execute_run",
     "load_summary",
+    "migrate_config",
     "open_run",
+    "option_keys",
+    "pass_hat_k",
     "rescore_run",
-    "SelectionError",
-    "carried_augmentations",
+    "role_settings",
+    "run_identity",
+    "scenario_info",
     "select_scenarios",
+    "stored_config",
+    "succeeded",
     "trajectory_records",
+    "trial_statistics",
 ]

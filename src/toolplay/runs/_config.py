@@ -1,93 +1,73 @@
-"""The resolved configuration of a run, stored with it.
+"""The resolved configuration of a run, stored with it, and the one definition of every option.
 
-Every value is checked when the config is built, before anything is loaded or written: a bad
-value is refused up front, naming the field (or, for `options`, the option), never discovered
-minutes into a run. Options not listed in `_OPTION_CHECKS` are checked by the role or mode
-that reads them.
+A run's settings are typed: `PlaySettings` (how scenarios are played), `ScoringSettings` (what
+a score means, e.g. AutoDE's slot matching), and a `ModelOptions`
+each for the assistant's model and for a model-driven user's (`user_model`, whose unset fields
+fall back to the assistant's). Every value is checked when the config is built, before anything
+is loaded or written, naming the option.
+
+`--option KEY=VALUE` reaches the same fields by flat key (`option_keys`): a field of
+`ModelOptions` is the assistant's, `user_` + that field the user's, a field of `PlaySettings` is
+play's, a field of `ScoringSettings` is scoring's (`toolplay score` reads it back from the
+stored config). An unknown key is refused, listing the known ones. CLI help, validation and
+the stored `config.json` all come from these models.
+
+Version 1 configs (before the settings were typed: one flat `options` dict and a top-level
+`system_prompt`) are migrated on load, so run folders written then keep resuming and scoring.
 """
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
-from typing import Literal
-from urllib.parse import urlsplit
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from toolplay.clients import OPERATIONAL, ModelOptions
+from toolplay.conversation import PlaySettings
 from toolplay.scenarios import check_augmentation
+from toolplay.scoring import ScoringSettings
 
-Mode = Literal["static", "dynamic"]
-
-OPERATIONAL_OPTIONS = frozenset(
-    {
-        "cache",
-        "timeout",
-        "max_retries",
-        "retry_initial",
-        "retry_max_wait",
-        "retry_jitter",
-        "local_threads",
-    }
-)
-"""Options that change how a run is carried out but not its results: `--resume` may change
-them, and they are left out of the run's identity."""
-
-_URL_OPTIONS = frozenset({"base_url", "user_base_url"})
-_CHOICE_OPTIONS: dict[str, tuple[str, ...]] = {"slot_matching": ("exact", "lenient")}
-_OPTION_CHECKS: dict[str, tuple[type, float | None, bool]] = {
-    # option: (int or float, lower bound or None, bound allowed)
-    "timeout": (float, 0, False),
-    "max_retries": (int, 0, True),
-    "retry_initial": (float, 0, True),
-    "retry_max_wait": (float, 0, True),
-    "retry_jitter": (float, 0, True),
-    "temperature": (float, 0, True),
-    "user_temperature": (float, 0, True),
-    "max_tokens": (int, 1, True),
-    "seed": (int, None, True),
-    "max_calls_per_turn": (int, 1, True),
-    "max_rounds": (int, 1, True),
-}
+CONFIG_VERSION = 2
+USER_PREFIX = "user_"
+SECTIONS = ("assistant_model", "user_model", "play", "scoring")
+"""The config's settings sections `--option` keys fill."""
 
 
-def _option_error(option: str, reason: str) -> PydanticCustomError:
-    """An error whose context names the option (the CLI shows it as the option's flag)."""
-    return PydanticCustomError(
-        "run_option", "{option}: {reason}", {"option": option, "reason": reason}
-    )
+class OptionError(ValueError):
+    """An `--option` key names no setting."""
 
 
-def _check_option(name: str, value: object) -> None:
-    if value is None:
-        return
-    if name in _URL_OPTIONS:
-        parts = urlsplit(str(value))
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise _option_error(
-                name, f"{value!r} is not an http(s) URL, e.g. http://127.0.0.1:8000/v1"
-            )
-    if name in _CHOICE_OPTIONS:
-        if value not in _CHOICE_OPTIONS[name]:
-            raise _option_error(
-                name, f"expected one of {', '.join(_CHOICE_OPTIONS[name])}, got {value!r}"
-            )
-        return
-    if name not in _OPTION_CHECKS:
-        return
-    kind, low, inclusive = _OPTION_CHECKS[name]
-    wanted = "an integer" if kind is int else "a number"
-    if low is not None:
-        wanted += f" {'at least' if inclusive else 'above'} {low:g}"
-    numeric = (int,) if kind is int else (int, float)
-    usable = (
-        isinstance(value, numeric) and not isinstance(value, bool) and math.isfinite(value)
-    )
-    if usable and low is not None:
-        usable = value >= low if inclusive else value > low  # type: ignore[operator]
-    if not usable:
-        raise _option_error(name, f"expected {wanted}, got {value!r}")
+def option_keys() -> dict[str, tuple[str, str]]:
+    """Every `--option` key -> (config section, field)."""
+    keys: dict[str, tuple[str, str]] = {}
+    for name in ModelOptions.model_fields:
+        keys[name] = ("assistant_model", name)
+        keys[USER_PREFIX + name] = ("user_model", name)
+    for name in PlaySettings.model_fields:
+        keys[name] = ("play", name)
+    for name in ScoringSettings.model_fields:
+        keys[name] = ("scoring", name)
+    return keys
+
+
+def apply_options(data: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """`data` (a RunConfig mapping) with flat `options` placed into their sections.
+
+    Raises:
+        OptionError: for a key that names no setting (the known keys are listed).
+    """
+    keys = option_keys()
+    unknown = sorted(set(options) - set(keys))
+    if unknown:
+        raise OptionError(
+            f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(keys))}"
+        )
+    merged = {key: dict(data.get(key) or {}) for key in SECTIONS}
+    for key, value in options.items():
+        section, field = keys[key]
+        merged[section][field] = value
+    return {**data, **merged}
 
 
 class RunConfig(BaseModel):
@@ -95,23 +75,33 @@ class RunConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    suite: str = "quick"
-    mode: Mode | None = Field(default=None, description="None: the suite's default mode.")
-    assistant: str = "oracle"
-    user: str = "scripted"
-    limit: int | None = Field(default=None, ge=1)
-    out: Path = Path("runs/latest")
-    concurrency: int = Field(default=1, ge=1)
-    trials: int = Field(default=1, ge=1)
-    resume: bool = False
-    system_prompt: str | None = None
+    version: int = Field(default=CONFIG_VERSION, description="Format version of this config.")
+    suite: str = Field(default="quick", description="Suite name, NAME:ARG importer, or path.")
+    mode: str | None = Field(default=None, description="Mode of play (default: the suite's).")
+    assistant: str = Field(default="oracle", description="Assistant spec, e.g. oracle.")
+    user: str = Field(default="scripted", description="User spec, e.g. scripted.")
+    limit: int | None = Field(default=None, ge=1, description="Only the first N scenarios.")
+    out: Path = Field(default=Path("runs/latest"), description="Run directory to write.")
+    concurrency: int = Field(default=1, ge=1, description="Scenarios played at once.")
+    trials: int = Field(default=1, ge=1, description="Trials per scenario.")
+    resume: bool = Field(default=False, description="Continue the run stored in --out.")
     augment: list[str] = Field(
         default_factory=list,
         description="Augmentation settings (`none` = unaugmented): selects a suite's "
         "augmentation variants, or applies them to a suite without variants.",
     )
-    options: dict[str, object] = Field(
-        default_factory=dict, description="Role and mode options (base_url, timeouts, caps)."
+    play: PlaySettings = Field(default_factory=PlaySettings)
+    scoring: ScoringSettings = Field(default_factory=ScoringSettings)
+    assistant_model: ModelOptions = Field(default_factory=ModelOptions)
+    user_model: ModelOptions = Field(
+        default_factory=ModelOptions,
+        description="A model-driven user's model options; unset fields are the assistant's.",
+    )
+    cache: Path | None = Field(
+        default=None, description="Response cache file (SQLite), shared across runs."
+    )
+    plugins: list[str] = Field(
+        default_factory=list, description="Plugin modules loaded besides the installed ones."
     )
 
     @field_validator("augment")
@@ -121,9 +111,49 @@ class RunConfig(BaseModel):
             check_augmentation(name)
         return names
 
-    @field_validator("options")
+    @model_validator(mode="before")
     @classmethod
-    def _usable_options(cls, options: dict[str, object]) -> dict[str, object]:
-        for name, value in options.items():
-            _check_option(name, value)
-        return options
+    def _migrate(cls, data: Any) -> Any:
+        return migrate_config(data) if isinstance(data, dict) else data
+
+    def user_options(self) -> ModelOptions:
+        """The user's model options with the assistant's filling what is not given."""
+        return self.user_model.over(self.assistant_model)
+
+
+def migrate_config(data: dict[str, Any]) -> dict[str, Any]:
+    """A stored config of any version, in the current format (version 1: flat `options`)."""
+    if data.get("version", 1) >= CONFIG_VERSION:
+        return data
+    old = dict(data)
+    options = dict(old.pop("options", None) or {})
+    prompt = old.pop("system_prompt", None)
+    cache = options.pop("cache", None)
+    keys = option_keys()
+    migrated = apply_options(old, {k: v for k, v in options.items() if k in keys})
+    if prompt is not None:
+        migrated["play"]["system_prompt"] = prompt
+    if cache is not None and "cache" not in migrated:
+        migrated["cache"] = cache
+    migrated["version"] = CONFIG_VERSION
+    return migrated
+
+
+def run_identity(config: RunConfig) -> dict[str, Any]:
+    """What a run's results depend on: the config less its operational settings.
+
+    `--resume` may change the operational ones (concurrency, timeouts, retries, the cache
+    file, threads); anything else must match the stored run.
+    """
+    identity = config.model_dump(
+        mode="json", exclude={"resume", "concurrency", "out", "cache", "plugins"}
+    )
+    for section in ("assistant_model", "user_model"):
+        identity[section] = {
+            k: v for k, v in identity[section].items() if k not in OPERATIONAL and v is not None
+        }
+    identity["play"] = {k: v for k, v in identity["play"].items() if v is not None}
+    identity["scoring"] = config.scoring.changed()
+    if not identity["scoring"]:  # runs stored before scoring had settings match the defaults
+        del identity["scoring"]
+    return identity

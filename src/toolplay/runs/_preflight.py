@@ -9,23 +9,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolplay.runs._config import OPERATIONAL_OPTIONS, RunConfig
+from pydantic import ValidationError
+
+from toolplay.runs._config import RunConfig, run_identity
 from toolplay.store import RunStore
 
-__all__ = ["RunError", "check_identity", "check_out", "check_paths", "run_identity"]
+__all__ = ["RunError", "check_identity", "check_out", "check_paths", "stored_identity"]
 
 
 class RunError(Exception):
     """The run cannot start (existing directory without --resume, config mismatch, ...)."""
 
 
-def run_identity(config: RunConfig) -> dict[str, Any]:
-    """What a run's results depend on: the config less its operational settings."""
-    identity = config.model_dump(mode="json", exclude={"resume", "concurrency", "out"})
-    identity["options"] = {
-        k: v for k, v in sorted(identity["options"].items()) if k not in OPERATIONAL_OPTIONS
-    }
-    return identity
+def stored_identity(stored: Any, config: RunConfig) -> Any:
+    """A stored run identity in the current format (older versions are migrated)."""
+    if not isinstance(stored, dict) or stored.get("version", 1) >= RunConfig().version:
+        return stored
+    try:
+        return run_identity(RunConfig.model_validate({**stored, "out": str(config.out)}))
+    except ValidationError:
+        return stored
 
 
 def check_paths(config: RunConfig) -> None:
@@ -43,6 +46,7 @@ def check_paths(config: RunConfig) -> None:
 def check_identity(stored: Any, config: RunConfig) -> None:
     """Refuse to resume a stored run under another configuration, naming what differs."""
     current = run_identity(config)
+    stored = stored_identity(stored, config)
     if stored is None or stored == current:
         return
     if not isinstance(stored, dict):
@@ -50,7 +54,7 @@ def check_identity(stored: Any, config: RunConfig) -> None:
     differences = []
     for key in sorted(set(stored) | set(current)):
         was, now = stored.get(key), current.get(key)
-        if isinstance(was, dict) and isinstance(now, dict):  # options: name the option
+        if isinstance(was, dict) and isinstance(now, dict):  # a section: name the setting
             differences += [
                 f"{key}.{k}: stored {was.get(k)!r}, now {now.get(k)!r}"
                 for k in sorted(set(was) | set(now))

@@ -1,14 +1,23 @@
 """Execute a run: play every scenario trial, score it, store it, summarise the store.
 
-Scenario trials run concurrently (`concurrency`), each with its own world, inside
-`trial_scope(trial)` so shared model roles know which trial they serve (seed, cache key). Each
+Scenario trials run concurrently (`concurrency`), each with its own world; the roles learn which
+trial they serve from their context (seed, cache key). Each
 finished trial is committed to the store before it is reported, by one writer thread (file
 first, then the transaction), so an interrupted run resumes from the store with nothing lost
 and nothing played twice; trials that ended in an infrastructure error, or that the harness
 itself failed to play or score, are stored as errors with their cause and played again on
 resume. Reopening a run (`--resume`, `toolplay score`) takes the store's exclusive lock, drops
 rows that fail their checksum (resume plays them again) and brings the files back in step with
-the store (`_restore`). `options["cache"]` names a response cache file handed to the roles.
+the store (`_restore`). `config.cache` names a response cache file handed to the roles.
+
+Everything is looked up in the catalog (`toolplay.catalog`), built once per run from the
+built-ins, the installed plugins and `config.plugins`, and each scenario is resolved once
+(`Catalog.setup`) and that setup passed to its mode and its scorer.
+
+An assistant that is a `Recording` (a published results file) is read, not played: before the
+run it says how many trials it holds (`fit_to_recording`; a recording that cannot be scored is
+refused before anything is written), and each trial's trajectory is its record instead of the
+mode's play. Scoring is the same either way, with the run's `ScoringSettings`.
 """
 
 from __future__ import annotations
@@ -17,45 +26,33 @@ import asyncio
 import json
 import logging
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 from toolplay import __version__
-from toolplay.messages import Trajectory
-from toolplay.roles import (
-    CACHE_OPTION,
-    Assistant,
-    RoleOptionError,
-    RoleSpecError,
-    User,
-    build_assistant,
-    build_user,
-    trial_scope,
-)
+from toolplay.catalog import Catalog, CatalogError, build_catalog
+from toolplay.clients import RoleOptionError
+from toolplay.conversation import PlayRequest
+from toolplay.messages import ScenarioInfo, Trajectory
+from toolplay.roles import Assistant, Recording, RecordingError, RoleSpecError, User
 from toolplay.runs._cache import SqliteResponseCache
-from toolplay.runs._config import RunConfig
-from toolplay.runs._modes import MODES
+from toolplay.runs._config import RunConfig, run_identity
 from toolplay.runs._preflight import (
     RunError,
     check_identity,
     check_out,
     check_paths,
-    run_identity,
 )
 from toolplay.runs._restore import restore_files, stored_records
 from toolplay.runs._select import select_scenarios
-from toolplay.runs._summary import build_summary
-from toolplay.scenarios import Scenario, Suite, load_suite
-from toolplay.scoring import (
-    ScenarioScore,
-    ScoringContext,
-    score_trajectory,
-    scoring_context_for,
-)
+from toolplay.runs._summary import RunHeader, RunSummary, build_summary
+from toolplay.scenarios import Scenario, Suite
+from toolplay.scoring import ScenarioScore, ScoringContext, score_trajectory
 from toolplay.store import (
     CONFIG_FILE,
+    SUITE_IDS,
     SUMMARY_FILE,
     RunStore,
     trajectory_path,
@@ -68,8 +65,6 @@ logger = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 """Called with (finished, total) after every scenario trial."""
 R = TypeVar("R", Assistant, User)
-SCORING_OPTIONS = ("slot_matching",)
-"""Run options that change how trajectories are scored (not how they are played)."""
 
 
 def role_settings(assistant: Assistant, user: User) -> dict[str, Any]:
@@ -90,18 +85,16 @@ async def _close_roles(*roles: object) -> None:
 def fit_to_recording(
     config: RunConfig, assistant: Assistant, scenarios: Sequence[Scenario]
 ) -> RunConfig:
-    """`config` with the trials a replayed recording holds (`prepare_run`), checked up front.
+    """`config` with the trials a recording holds, when the assistant is a `Recording`.
 
-    An assistant that replays recorded dialogues (an AutoDE results file) decides how many
-    trials there are and refuses a recording it cannot score (a dialogue without a record)
-    before anything is written.
+    Raises:
+        RunError: The recording cannot serve these scenarios (naming what is missing).
     """
-    prepare = getattr(assistant, "prepare_run", None)
-    if not callable(prepare):
+    if not isinstance(assistant, Recording):
         return config
     try:
-        trials = int(prepare(scenarios, config.trials))
-    except ValueError as exc:
+        trials = assistant.trials([s.id for s in scenarios], config.trials)
+    except RecordingError as exc:
         raise RunError(f"--assistant: {exc}") from exc
     return config if trials == config.trials else config.model_copy(update={"trials": trials})
 
@@ -119,7 +112,9 @@ def open_run(config: RunConfig) -> RunStore:
         if damaged:
             logger.warning(
                 "%s: %d stored result(s) failed their checksum and will be played again: %s",
-                store.path, len(damaged), ", ".join(f"{k} t{t}" for k, t in damaged[:5]),
+                store.path,
+                len(damaged),
+                ", ".join(f"{k} t{t}" for k, t in damaged[:5]),
             )
     except BaseException:
         store.close()
@@ -127,12 +122,10 @@ def open_run(config: RunConfig) -> RunStore:
     return store
 
 
-def _build_role(
-    flag: str, build: Callable[[str, dict[str, Any]], R], spec: str, options: dict[str, Any]
-) -> R:
-    """`build(spec, options)`; an unusable spec is refused naming the option it came from."""
+def _build_role(flag: str, build: Callable[[], R]) -> R:
+    """`build()`; an unusable spec is refused naming the option it came from."""
     try:
-        return build(spec, options)
+        return build()
     except (RoleSpecError, RoleOptionError) as exc:
         raise RunError(f"{flag}: {exc}") from exc
 
@@ -158,17 +151,33 @@ def run_header(
     mode: str,
     context: ScoringContext,
     roles: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> RunHeader:
     """Provenance fields of the summary (no secrets, no wall-clock times)."""
-    header = {
-        "suite": config.suite, "suite_name": suite.name, "mode": mode,
-        "assistant": config.assistant, "user": config.user, "trials": config.trials,
-        "toolplay_version": __version__, **context.info,
-    }
-    if roles:
-        header["assistant_settings"] = roles["assistant"]
-        header["user_settings"] = roles["user"]
-    return header
+    return RunHeader(
+        suite=config.suite,
+        suite_name=suite.name,
+        mode=mode,
+        assistant=config.assistant,
+        user=config.user,
+        trials=config.trials,
+        toolplay_version=__version__,
+        embedding_model=context.embedding_model,
+        scoring=context.settings.changed() or None,
+        assistant_settings=(roles or {}).get("assistant", {}),
+        user_settings=(roles or {}).get("user", {}),
+    )
+
+
+def scenario_info(scenario: Scenario) -> ScenarioInfo:
+    """What the store keeps about a scenario beside its trajectory (for reports)."""
+    return ScenarioInfo(
+        description=scenario.description,
+        categories=list(scenario.categories),
+        evaluation=scenario.evaluation,
+        split=scenario.split,
+        augmentation=scenario.augmentation,
+        base_id=scenario.base_id,
+    )
 
 
 def _harness_failure(
@@ -182,36 +191,64 @@ def _harness_failure(
         error=f"{what}\n{traceback.format_exc()}",
         assistant=assistant.name,
         user=user.name,
-        mode="static" if mode == "static" else "dynamic",
+        mode=mode,
     )
+
+
+def _catalog(config: RunConfig, catalog: Catalog | None) -> Catalog:
+    if catalog is not None:
+        return catalog
+    try:
+        return build_catalog(config.plugins)
+    except CatalogError as exc:
+        raise RunError(f"--plugin: {exc}") from exc
 
 
 async def execute_run(
     config: RunConfig,
     *,
+    catalog: Catalog | None = None,
     progress: Progress | None = None,
     context: ScoringContext | None = None,
-) -> dict[str, Any]:
-    """Run `config` to completion and return the summary (also written to summary.json)."""
+) -> RunSummary:
+    """Run `config` to completion and return the summary (also written to summary.json).
+
+    Args:
+        config: What to run.
+        catalog: Where suites, modes, scorers and roles are looked up (default: the built-ins,
+            the installed plugins and `config.plugins`).
+        progress: Called with (finished, total) as trials finish.
+        context: Scoring resources (default: what the suite's scorers need, loaded lazily).
+    """
     check_out(config)
-    suite = load_suite(config.suite)
-    mode = config.mode or suite.default_mode
-    if mode not in MODES:
-        raise RunError(f"mode {mode!r} is not available; known: {', '.join(MODES)}")
+    catalog = _catalog(config, catalog)
+    suite = catalog.load_suite(config.suite)
+    mode_name = suite.mode(config.mode)
+    try:
+        mode = catalog.mode(mode_name)
+    except CatalogError as exc:
+        raise RunError(f"--mode: {exc}") from exc
     # --augment is folded into the scenarios (selected or applied), not passed to the modes
     scenarios = select_scenarios(suite, config.limit, config.augment)
-    options: dict[str, Any] = {
-        **config.options, "system_prompt": config.system_prompt,
-        "concurrency": config.concurrency,
-    }
-    cache_path = config.options.get("cache")
-    cache = SqliteResponseCache(Path(str(cache_path))) if cache_path else None
+    cache = SqliteResponseCache(config.cache) if config.cache else None
     try:
-        options[CACHE_OPTION] = cache
-        assistant = _build_role("--assistant", build_assistant, config.assistant, options)
-        user = _build_role("--user", build_user, config.user, options)
+        assistant = _build_role(
+            "--assistant",
+            lambda: catalog.build_assistant(
+                config.assistant,
+                config.assistant_model,
+                cache=cache,
+                concurrency=config.concurrency,
+            ),
+        )
+        user = _build_role(
+            "--user",
+            lambda: catalog.build_user(
+                config.user, config.user_options(), cache=cache, concurrency=config.concurrency
+            ),
+        )
         config = fit_to_recording(config, assistant, scenarios)
-        context = context or default_context(suite, config.options)
+        context = context or catalog.scoring_context(scenarios, config.scoring)
         store = open_run(config)
     except BaseException:
         if cache is not None:
@@ -220,6 +257,7 @@ async def execute_run(
     roles = role_settings(assistant, user)
     try:
         store.set_meta("roles", roles)
+        store.set_meta(SUITE_IDS, sorted(s.id for s in suite.scenarios))
         write_json(config.out / CONFIG_FILE, config.model_dump(mode="json"))
         restore_files(store, config.out)
         done = store.done()
@@ -231,20 +269,27 @@ async def execute_run(
         async def one(scenario: Scenario, trial: int) -> None:
             nonlocal finished
             async with gate:
-                with trial_scope(trial):
-                    try:
-                        trajectory = await MODES[mode](scenario, assistant, user, trial, options)
-                    except Exception as exc:  # a harness bug: recorded, retried on resume
-                        logger.exception("%s trial %d: playing failed", scenario.id, trial)
-                        trajectory = _harness_failure(
-                            scenario, trial, mode, assistant, user, f"harness error: {exc!r}"
-                        )
+                try:
+                    setup = catalog.setup(scenario)
+                    if isinstance(assistant, Recording):
+                        trajectory = assistant.recorded(setup, trial)
+                    else:
+                        request = PlayRequest(setup, assistant, user, trial, config.play)
+                        trajectory = await mode.play(request)
+                except Exception as exc:  # a harness bug: recorded, retried on resume
+                    logger.exception("%s trial %d: playing failed", scenario.id, trial)
+                    trajectory = _harness_failure(
+                        scenario, trial, mode_name, assistant, user, f"harness error: {exc!r}"
+                    )
+                    setup = None
+            trajectory = trajectory.model_copy(update={"scenario": scenario_info(scenario)})
             failed = trajectory.termination == "infrastructure_error"
             error = trajectory.error if failed else None
             score: ScenarioScore | None = None
-            if not failed:
+            if not failed and setup is not None:
                 try:
-                    score = score_trajectory(scenario, trajectory, context)
+                    scorer = catalog.scorer(scenario.evaluation)
+                    score = score_trajectory(setup, trajectory, scorer, context)
                 except Exception as exc:  # a scorer bug must not sink the other scenarios
                     logger.exception("%s trial %d: scoring failed", scenario.id, trial)
                     failed, error = True, f"scoring failed: {exc!r}\n{traceback.format_exc()}"
@@ -258,7 +303,9 @@ async def execute_run(
                     trajectory_records(trajectory, score, roles),
                 )
                 store.save_result(
-                    scenario.id, trial, status="error" if failed else "done",
+                    scenario.id,
+                    trial,
+                    status="error" if failed else "done",
                     trajectory=trajectory.model_dump(mode="json"),
                     score=None if score is None else score.model_dump(mode="json"),
                     error=error,
@@ -279,9 +326,9 @@ async def execute_run(
             logger.info(
                 "response cache %s: %d hits, %d misses", cache.path, cache.hits, cache.misses
             )
-        header = run_header(config, suite, mode, context, roles)
-        summary = build_summary(scenarios, store.results(), header)
-        write_json(config.out / SUMMARY_FILE, summary)
+        header = run_header(config, suite, mode_name, context, roles)
+        summary = build_summary(scenarios, store.results(), header, catalog.scorers)
+        write_json(config.out / SUMMARY_FILE, summary.to_json())
         return summary
     finally:
         store.close()
@@ -290,51 +337,56 @@ async def execute_run(
             cache.close()
 
 
-def default_context(suite: Suite, options: Mapping[str, Any] | None = None) -> ScoringContext:
-    """The scoring resources a suite's methods need (e.g. ToolTalk's text similarity model).
+def stored_config(run_dir: Path, store: RunStore) -> RunConfig:
+    """The configuration a stored run was made with (older formats migrated)."""
+    stored = store.get_meta("config")
+    if stored is None:
+        raise RunError(f"{run_dir}: the store holds no run configuration")
+    return RunConfig.model_validate({**stored, "out": str(run_dir)})
 
-    Resources load lazily; what they are (the embedding model's name) is in `context.info`,
-    which the summary records. Scoring options among the run's `options` (`slot_matching`)
-    go into `context.options` and, being part of what a score means, into `context.info`.
+
+def rescore_run(
+    run_dir: Path,
+    *,
+    catalog: Catalog | None = None,
+    plugins: Sequence[str] = (),
+    context: ScoringContext | None = None,
+) -> RunSummary:
+    """Recompute every score of a stored run from its trajectories; no model is called.
+
+    Without a `catalog`, the run's own plugins and `plugins` are loaded besides the built-ins.
     """
-    context = scoring_context_for({scenario.evaluation for scenario in suite.scenarios})
-    for name in SCORING_OPTIONS:
-        value = (options or {}).get(name)
-        if value is not None:
-            context.options[name] = value
-            context.info[name] = value
-    return context
-
-
-def rescore_run(run_dir: Path, *, context: ScoringContext | None = None) -> dict[str, Any]:
-    """Recompute every score of a stored run from its trajectories; no model is called."""
     store = RunStore.in_dir(run_dir, exclusive=True)
     try:
-        stored = store.get_meta("config")
-        if stored is None:
-            raise RunError(f"{run_dir}: the store holds no run configuration")
-        config = RunConfig.model_validate({**stored, "out": str(run_dir)})
-        suite = load_suite(config.suite)
-        mode = config.mode or suite.default_mode
-        context = context or default_context(suite, config.options)
+        config = stored_config(run_dir, store)
+        wanted = list(dict.fromkeys([*config.plugins, *plugins]))
+        catalog = _catalog(config.model_copy(update={"plugins": wanted}), catalog)
+        suite = catalog.load_suite(config.suite)
+        mode = suite.mode(config.mode)
         scenarios = select_scenarios(suite, config.limit, config.augment)
+        context = context or catalog.scoring_context(scenarios, config.scoring)
         by_id = {s.id: s for s in scenarios}
         roles = store.get_meta("roles")
         for result in store.results():
             if result.status != "done" or result.scenario_id not in by_id:
                 continue
+            scenario = by_id[result.scenario_id]
             trajectory = Trajectory.model_validate(result.trajectory)
-            score = score_trajectory(by_id[result.scenario_id], trajectory, context)
+            setup = catalog.setup(scenario)
+            score = score_trajectory(
+                setup, trajectory, catalog.scorer(scenario.evaluation), context
+            )
             store.update_score(result.scenario_id, result.trial, score.model_dump(mode="json"))
         restore_files(store, run_dir)  # the files follow the new scores (and any damage heals)
         header = run_header(config, suite, mode, context, roles)
-        summary = build_summary(scenarios, store.results(), header)
-        write_json(run_dir / SUMMARY_FILE, summary)
+        summary = build_summary(scenarios, store.results(), header, catalog.scorers)
+        write_json(run_dir / SUMMARY_FILE, summary.to_json())
         return summary
     finally:
         store.close()
 
 
-def load_summary(run_dir: Path) -> dict[str, Any]:
+def load_summary(run_dir: Path) -> RunSummary:
     """Read a run's summary.json."""
-    return dict(json.loads((run_dir / SUMMARY_FILE).read_text(encoding="utf-8")))
+    text = (run_dir / SUMMARY_FILE).read_text(encoding="utf-8")
+    return RunSummary.model_validate(json.loads(text))

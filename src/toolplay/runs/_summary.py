@@ -1,36 +1,130 @@
-"""Build `summary.json` from a run's stored results (never from in-memory state).
+"""`summary.json`: the typed, versioned summary of a run, built from its stored results only.
 
 The summary is a pure function of the store: ordered by scenario id and trial, free of
 wall-clock times and timings, so an interrupted run completed with `--resume` summarises to the
 same bytes as an uninterrupted one. Trials ended by an infrastructure error are listed under
 `error_list` and kept out of every score. Trials the store does not hold at all (a run
 interrupted and not yet resumed, or rows dropped as damaged) are counted under `missing` and
-listed under `missing_list`, so a partial summary says so; both keys appear only when some
-trial is missing, which keeps a complete run's summary unchanged. `trials` (the header's
-count, kept as `trials.k`) becomes a section with pass^k and the score's mean ± std over trials.
+listed under `missing_list`; both keys appear only when some trial is missing. `trials` holds
+pass^k and the score's mean ± std over trials.
+
+`RunSummary` is published as JSON Schema (`toolplay schema summary`); `summary_version`
+changes when a field changes meaning or disappears.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from toolplay.messages import Trajectory, Usage
-from toolplay.runs._trials import trial_statistics
+from toolplay.runs._trials import TrialStatistics, trial_statistics
 from toolplay.scenarios import Scenario, augmentation_of
-from toolplay.scoring import ScenarioScore, aggregate
+from toolplay.scoring import (
+    MethodSummary,
+    MetricValues,
+    ScenarioScore,
+    Scored,
+    Scorer,
+    ToolTalkGroup,
+    ToolTalkTotals,
+    aggregate,
+    group_counts,
+)
 from toolplay.store import StoredResult
+
+SUMMARY_VERSION = 1
+
+
+class ErrorEntry(BaseModel):
+    """A trial that ended in an infrastructure error (never scored)."""
+
+    scenario_id: str
+    trial: int
+    error: str | None
+
+
+class MissingEntry(BaseModel):
+    """A trial the store does not hold (the run was interrupted or rows were damaged)."""
+
+    scenario_id: str
+    trial: int
+
+
+class RunHeader(BaseModel):
+    """What produced the results: suite, mode, roles and versions (no secrets, no times)."""
+
+    suite: str
+    suite_name: str
+    mode: str
+    assistant: str
+    user: str
+    trials: int = 1
+    toolplay_version: str
+    embedding_model: str | None = None
+    scoring: dict[str, Any] | None = None
+    assistant_settings: dict[str, Any] = Field(default_factory=dict)
+    user_settings: dict[str, Any] = Field(default_factory=dict)
+
+
+class RunSummary(BaseModel):
+    """The summary of one run (`summary.json`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    summary_version: int = SUMMARY_VERSION
+    suite: str = Field(description="The suite spec as given to the run.")
+    suite_name: str
+    mode: str
+    assistant: str
+    user: str
+    toolplay_version: str
+    embedding_model: str | None = Field(
+        default=None, description="The sentence-embedding model text similarity used."
+    )
+    scoring: dict[str, Any] | None = Field(
+        default=None,
+        description="Scoring settings the run changed from their defaults (e.g. "
+        "slot_matching); absent when none was changed.",
+    )
+    assistant_settings: dict[str, Any] = Field(default_factory=dict)
+    user_settings: dict[str, Any] = Field(default_factory=dict)
+    scenarios: int = Field(description="Scenario trials the run covers (scenarios x trials).")
+    completed: int = Field(description="Scenario trials scored.")
+    errors: int = Field(description="Scenario trials ended by an infrastructure error.")
+    error_list: list[ErrorEntry] = Field(default_factory=list)
+    missing: int | None = None
+    missing_list: list[MissingEntry] | None = None
+    termination: dict[str, int] = Field(description="Trials per termination reason.")
+    usage: Usage
+    metrics: MetricValues = Field(description="The headline metrics (see the glossary).")
+    by_category: dict[str, MetricValues] = Field(default_factory=dict)
+    by_augmentation: dict[str, MetricValues] | None = None
+    counts: ToolTalkTotals | None = None
+    error_types: dict[str, int] | None = None
+    splits: dict[str, ToolTalkGroup] | None = None
+    trials: TrialStatistics
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: optional sections that do not apply are left out."""
+        absent = {name for name in type(self).model_fields if getattr(self, name) is None}
+        return self.model_dump(mode="json", exclude=absent)
 
 
 def build_summary(
-    scenarios: Sequence[Scenario], results: Sequence[StoredResult], header: dict[str, Any]
-) -> dict[str, Any]:
+    scenarios: Sequence[Scenario],
+    results: Sequence[StoredResult],
+    header: RunHeader,
+    scorers: Mapping[str, Scorer],
+) -> RunSummary:
     """The run summary: counts, errors, terminations, usage and method metrics."""
     by_id = {s.id: s for s in scenarios}
-    scored: list[tuple[Scenario, ScenarioScore]] = []
-    errors: list[dict[str, Any]] = []
+    scored: list[Scored] = []
+    errors: list[ErrorEntry] = []
     terminations: Counter[str] = Counter()
     usage = Usage()
     for result in results:
@@ -41,62 +135,74 @@ def build_summary(
         terminations[trajectory.termination] += 1
         usage = usage.add(trajectory.usage)
         if result.status == "error" or result.score is None:
-            errors.append({"scenario_id": result.scenario_id, "trial": result.trial,
-                           "error": result.error or trajectory.error})
+            errors.append(
+                ErrorEntry(
+                    scenario_id=result.scenario_id,
+                    trial=result.trial,
+                    error=result.error or trajectory.error,
+                )
+            )
             continue
-        scored.append((scenario, ScenarioScore.model_validate(result.score)))
-    summary: dict[str, Any] = dict(header)
-    summary.update(
-        scenarios=len(scenarios) * int(header.get("trials", 1)),
+        scored.append(Scored(scenario, ScenarioScore.model_validate(result.score)))
+    held = {(r.scenario_id, r.trial) for r in results}
+    missing = sorted(
+        (s.id, t) for s in scenarios for t in range(header.trials) if (s.id, t) not in held
+    )
+    method = aggregate(scored, scorers)
+    by_augmentation = _by_augmentation(scenarios, scored, scorers)
+    return RunSummary(
+        **header.model_dump(exclude={"trials"}),
+        scenarios=len(scenarios) * header.trials,
         completed=len(scored),
         errors=len(errors),
         error_list=errors,
+        missing=len(missing) if missing else None,
+        missing_list=[MissingEntry(scenario_id=i, trial=t) for i, t in missing] or None,
         termination=dict(sorted(terminations.items())),
-        usage=usage.model_dump(),
+        usage=usage,
+        metrics=method.metrics,
+        by_category=method.by_category if method.by_category is not None else _by_category(scored),
+        by_augmentation=by_augmentation or None,
+        counts=method.counts,
+        error_types=method.error_types,
+        splits=method.splits,
+        trials=trial_statistics([r.score for r in scored], header.trials),
     )
-    held = {(r.scenario_id, r.trial) for r in results}
-    trials = int(header.get("trials", 1))
-    missing = sorted(
-        (s.id, t) for s in scenarios for t in range(trials) if (s.id, t) not in held
-    )
-    if missing:
-        summary["missing"] = len(missing)
-        summary["missing_list"] = [{"scenario_id": i, "trial": t} for i, t in missing]
-    summary.update(aggregate(scored))
-    summary.setdefault("by_category", _by_category(scored))
-    by_augmentation = _by_augmentation(scenarios, scored)
-    if by_augmentation:
-        summary["by_augmentation"] = by_augmentation
-    summary["trials"] = trial_statistics([score for _, score in scored], trials)
-    return summary
 
 
 def _by_augmentation(
-    scenarios: Sequence[Scenario], scored: Sequence[tuple[Scenario, ScenarioScore]]
-) -> dict[str, Any]:
-    """The method's metrics per augmentation setting (`none`: unaugmented), plus `scenarios`.
+    scenarios: Sequence[Scenario], scored: Sequence[Scored], scorers: Mapping[str, Scorer]
+) -> dict[str, MetricValues]:
+    """The method's metrics per augmentation setting (`none`: unaugmented), plus counts.
 
     Present only when the run holds augmented scenarios (a run of plain scenarios would show
     one `none` row that repeats `metrics`).
     """
     if not any(s.augmentation for s in scenarios):
         return {}
-    groups: dict[str, list[tuple[Scenario, ScenarioScore]]] = {
-        augmentation_of(s): [] for s in scenarios
-    }
-    for scenario, score in scored:
-        groups[augmentation_of(scenario)].append((scenario, score))
-    return {
-        name: {**aggregate(group).get("metrics", {}), "scenarios": len(group)}
-        for name, group in groups.items()
-    }
+    groups: dict[str, list[Scored]] = {augmentation_of(s): [] for s in scenarios}
+    for record in scored:
+        groups[augmentation_of(record.scenario)].append(record)
+    return {name: _with_counts(aggregate(group, scorers), group) for name, group in groups.items()}
 
 
-def _by_category(scored: Sequence[tuple[Scenario, ScenarioScore]]) -> dict[str, Any]:
-    groups: dict[str, list[float]] = defaultdict(list)
-    for scenario, score in scored:
-        if score.score is None:
+def _with_counts(summary: MethodSummary, group: Sequence[Scored]) -> MetricValues:
+    return MetricValues.of({**summary.metrics.values(), **group_counts(group)})
+
+
+def _by_category(scored: Sequence[Scored]) -> dict[str, MetricValues]:
+    groups: dict[str, list[Scored]] = defaultdict(list)
+    for record in scored:
+        if record.score.score is None:
             continue
-        for category in scenario.categories:
-            groups[category].append(score.score)
-    return {c: {"score": fmean(v), "scenarios": len(v)} for c, v in sorted(groups.items())}
+        for category in record.scenario.categories:
+            groups[category].append(record)
+    return {
+        c: MetricValues.of(
+            {
+                "score": fmean(r.score.score for r in v if r.score.score is not None),
+                **group_counts(v),
+            }
+        )
+        for c, v in sorted(groups.items())
+    }

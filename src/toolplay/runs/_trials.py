@@ -3,7 +3,8 @@
 pass^k (τ-bench) is the chance that k trials drawn without replacement from a scenario's n
 trials all succeed, C(c, k) / C(n, k) with c successes, averaged over scenarios: pass^1 is the
 plain success rate, and pass^k falls as k grows unless the assistant is *reliably* right. A
-trial succeeds when its scorer says so (`details["success"]`), else when its score is 1.0.
+trial succeeds when its scorer says so (ToolTalk's `evidence.success`), else when its score is
+1.0.
 Trials lost to infrastructure errors are left out: a scenario with n < K scored trials counts
 for k ≤ n only, and the number of scenarios behind each k is reported.
 
@@ -17,16 +18,27 @@ from collections import defaultdict
 from collections.abc import Sequence
 from math import comb
 from statistics import fmean, stdev
-from typing import Any
 
-from toolplay.scoring import ScenarioScore
+from pydantic import BaseModel
+
+from toolplay.scoring import ScenarioScore, ToolTalkEvidence
+
+
+class TrialStatistics(BaseModel):
+    """The `trials` section of a summary: pass^k and the spread of the score over trials."""
+
+    k: int
+    pass_hat_k: dict[str, float | None]
+    scenarios_with_k: dict[str, int]
+    score_per_trial: dict[str, float]
+    score_mean: float | None
+    score_std: float | None
 
 
 def succeeded(score: ScenarioScore) -> bool:
     """Whether one trial counts as a success."""
-    flag = score.details.get("success")
-    if isinstance(flag, bool):
-        return flag
+    if isinstance(score.evidence, ToolTalkEvidence):
+        return score.evidence.success
     return score.score is not None and score.score >= 1.0
 
 
@@ -46,7 +58,7 @@ def pass_hat_k(outcomes: Sequence[Sequence[bool]], k: int) -> float | None:
     return fmean(values) if values else None
 
 
-def trial_statistics(scores: Sequence[ScenarioScore], trials: int) -> dict[str, Any]:
+def trial_statistics(scores: Sequence[ScenarioScore], trials: int) -> TrialStatistics:
     """The `trials` section of a summary (`k` is the number of trials)."""
     outcomes: dict[str, list[bool]] = defaultdict(list)
     by_trial: dict[int, list[float]] = defaultdict(list)
@@ -57,13 +69,13 @@ def trial_statistics(scores: Sequence[ScenarioScore], trials: int) -> dict[str, 
         by_trial[score.trial].append(score.score)
     per_scenario = list(outcomes.values())
     means = [fmean(by_trial[t]) for t in sorted(by_trial)]
-    return {
-        "k": trials,
-        "pass_hat_k": {str(k): pass_hat_k(per_scenario, k) for k in range(1, trials + 1)},
-        "scenarios_with_k": {
+    return TrialStatistics(
+        k=trials,
+        pass_hat_k={str(k): pass_hat_k(per_scenario, k) for k in range(1, trials + 1)},
+        scenarios_with_k={
             str(k): sum(1 for o in per_scenario if len(o) >= k) for k in range(1, trials + 1)
         },
-        "score_per_trial": {str(t): fmean(by_trial[t]) for t in sorted(by_trial)},
-        "score_mean": fmean(means) if means else None,
-        "score_std": stdev(means) if len(means) >= 2 else None,
-    }
+        score_per_trial={str(t): fmean(by_trial[t]) for t in sorted(by_trial)},
+        score_mean=fmean(means) if means else None,
+        score_std=stdev(means) if len(means) >= 2 else None,
+    )

@@ -1,5 +1,8 @@
 """Scenarios and suites: the model, file loading with clear errors, and suite resolution."""
 
+from toolplay.scenarios._autode import autode_suite
+from toolplay.scenarios._autode_data import import_autode_data
+from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._load import (
     check_against_catalog,
@@ -33,9 +36,18 @@ from toolplay.scenarios._model import (
     UserSide,
     WorldSpec,
 )
+from toolplay.scenarios._setup import ScenarioSetup, setup_scenario
 from toolplay.scenarios._slot_label import SlotLabel, slot_label
 from toolplay.scenarios._state_variants import STATE_VARIANTS, VariantSkipped
-from toolplay.scenarios._suites import BUILTIN, IMPORTERS, Suite, load_suite
+from toolplay.scenarios._suites import (
+    DATA,
+    Suite,
+    SuiteLoader,
+    SuiteSource,
+    folder_suite,
+    resolve_suite,
+    variant_suite,
+)
 from toolplay.scenarios._tooltalk import import_tooltalk, load_databases, tooltalk_turns
 from toolplay.scenarios._variants import (
     AUGMENTATION_SETTINGS,
@@ -47,9 +59,10 @@ from toolplay.scenarios._variants import (
     expand_variants,
     state_variant,
 )
-from toolplay.scenarios._world import build_world, scenario_registry
 
 __all__ = [
+    "autode_suite",
+    "import_autode_data",
     "SlotLabel",
     "slot_label",
     "AUGMENTATION_SETTINGS",
@@ -79,8 +92,15 @@ __all__ = [
     "milestone_ids",
     "milestone_reference",
     "similarity_spec",
-    "BUILTIN",
-    "IMPORTERS",
+    "DATA",
+    "LoadContext",
+    "ScenarioSetup",
+    "SuiteLoader",
+    "SuiteSource",
+    "folder_suite",
+    "resolve_suite",
+    "setup_scenario",
+    "variant_suite",
     "Demonstration",
     "Evaluation",
     "ReferenceCall",
@@ -91,11 +111,8 @@ __all__ = [
     "ToolSelection",
     "UserSide",
     "WorldSpec",
-    "build_world",
     "check_against_catalog",
     "load_scenario_file",
     "load_scenario_paths",
-    "load_suite",
     "parse_scenario",
-    "scenario_registry",
 ]

@@ -51,11 +51,12 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._load import parse_scenario
 from toolplay.scenarios._model import Scenario
 from toolplay.scenarios._suites import DATA, Suite
-from toolplay.tools import Registry, registry_for
+from toolplay.tools import Registry
 
 SCRIPT_SUFFIXES = (".yaml", ".yml")
 SANDBOX = ("sandbox",)
@@ -206,14 +207,16 @@ def _world(base: WorldPatch, own: WorldPatch | None) -> dict[str, Any]:
     return world
 
 
-def script_scenario(script: UserScript, base: WorldPatch, source: str, prefix: str) -> Scenario:
+def script_scenario(
+    script: UserScript, base: WorldPatch, source: str, prefix: str, context: LoadContext
+) -> Scenario:
     """The scenario a user script plays as (see the module docstring).
 
     Raises:
         ScenarioError: A function or slot the script names does not exist, or the world is
             invalid.
     """
-    registry = registry_for(SANDBOX)
+    registry = context.tools.registry(SANDBOX)
     _check_slots(script, registry, source, prefix)
     says = [f.say for f in script.follow_ups]
     utterances = [script.query, *says]
@@ -254,7 +257,7 @@ def script_scenario(script: UserScript, base: WorldPatch, source: str, prefix: s
     }
     if script.max_turns is not None:
         data["max_turns"] = script.max_turns
-    return parse_scenario(data, source, prefix)
+    return parse_scenario(data, source, context, prefix)
 
 
 def _check_slots(script: UserScript, registry: Registry, source: str, prefix: str) -> None:
@@ -285,7 +288,7 @@ def _field_path(loc: tuple[int | str, ...]) -> str | None:
     return text.lstrip(".") or None
 
 
-def load_script_file(path: Path) -> list[Scenario]:
+def load_script_file(path: Path, context: LoadContext) -> list[Scenario]:
     """The scenarios of one user-script file.
 
     Raises:
@@ -310,12 +313,12 @@ def load_script_file(path: Path) -> list[Scenario]:
         more = f" (and {len(exc.errors()) - 1} more problem(s))" if len(exc.errors()) > 1 else ""
         raise ScenarioError(source, field, first["msg"] + more) from exc
     return [
-        script_scenario(script, parsed.world, source, f"scripts[{i}].")
+        script_scenario(script, parsed.world, source, f"scripts[{i}].", context)
         for i, script in enumerate(parsed.scripts)
     ]
 
 
-def load_user_scripts(path: Path) -> list[Scenario]:
+def load_user_scripts(path: Path, context: LoadContext) -> list[Scenario]:
     """Every script of a file or of a folder's `*.yaml` files (recursively, sorted by path).
 
     Raises:
@@ -331,7 +334,7 @@ def load_user_scripts(path: Path) -> list[Scenario]:
     scenarios: list[Scenario] = []
     seen: dict[str, str] = {}
     for file in files:
-        for scenario in load_script_file(file):
+        for scenario in load_script_file(file, context):
             if scenario.id in seen:
                 raise ScenarioError(
                     str(file), "id", f"duplicate id {scenario.id!r} (also in {seen[scenario.id]})"
@@ -348,11 +351,18 @@ AUTODE_DESCRIPTION = (
 )
 
 
-def autode_suite(path: Path | None = None) -> Suite:
+def autode_suite(context: LoadContext, path: Path | None = None) -> Suite:
     """The built-in `autode` suite (`path` None), or a suite of the user scripts at `path`.
 
     Its default mode is dynamic; `--mode static` plays AutoDE's static variant.
     """
     folder = path if path is not None else DATA / "autode"
     name = "autode" if path is None else f"autode:{path}"
-    return Suite(name, load_user_scripts(folder), AUTODE_DESCRIPTION, str(folder), "dynamic")
+    return Suite(
+        name,
+        load_user_scripts(folder, context),
+        AUTODE_DESCRIPTION,
+        str(folder),
+        "dynamic",
+        modes={"static": "autode-static"},
+    )

@@ -22,9 +22,10 @@ Scenarios. One per line, id = the dialogue's uuid: the user script (`background`
 simulated user's goal and `API: ...` / `Parameters: ...` (the gold call, as AutoDE's user agent
 sees it) its knowledge; the scripted user says the `content`'s user turns in order (its first is
 the fixed first query); the reference solution is the `content` dialogue followed by the gold
-call; `metadata.protocol = "autode"` plays it under AutoDE's protocol (see
-`toolplay.runtime._autode_protocol`) and `metadata.label` is scored by AutoDE's rules (any call
-name, only booleans and strings kept). Categories: the API's domain and whether the static
+call; `metadata.label` is scored by AutoDE's rules (any call name, only booleans and strings
+kept). The suite is played under AutoDE's protocol: `--mode dynamic` (the default) and
+`--mode static` mean the catalog modes `autode-protocol` and `autode-protocol-static`
+(`toolplay.conversation._autode_protocol`). Categories: the API's domain and whether the static
 dialogue has one or several user turns.
 
 Anything malformed is refused naming the file, the line (or sheet row) and the reason: bad
@@ -44,7 +45,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
+from toolplay.scenarios._load import parse_scenario
 from toolplay.scenarios._model import Scenario
 from toolplay.scenarios._suites import Suite
 
@@ -65,6 +68,10 @@ AT_LEAST_ONE = "The call must contain at least one of the following parameters: 
 
 RequiredRule = Literal["all", "marked"]
 REQUIRED_RULES: tuple[RequiredRule, ...] = ("all", "marked")
+
+PROTOCOL_MODES = {"dynamic": "autode-protocol", "static": "autode-protocol-static"}
+"""How the suite is played: `--mode dynamic` (the default) and `--mode static` are AutoDE's
+protocol (`toolplay.conversation._autode_protocol`)."""
 
 DESCRIPTION = (
     "The official AutoDE benchmark: 276 dialogues over 66 documented APIs, played under "
@@ -245,7 +252,9 @@ def user_knowledge(api: str, slots: Mapping[str, Any]) -> str:
     return f"API: {api}\nParameters: {json.dumps(dict(slots), ensure_ascii=False)}"
 
 
-def record_scenario(record: _Record, api: Api, source: str, line: int) -> Scenario:
+def record_scenario(
+    record: _Record, api: Api, source: str, line: int, context: LoadContext
+) -> Scenario:
     """The scenario of one benchmark line (see the module docstring)."""
     turns = record.content
     users = [t.message for t in turns if t.role == "User"]
@@ -273,7 +282,6 @@ def record_scenario(record: _Record, api: Api, source: str, line: int) -> Scenar
         "reference": reference,
         "evaluation": "slots",
         "metadata": {
-            "protocol": "autode",
             "label": {
                 "name": api.name,
                 "arguments": dict(record.slots),
@@ -283,10 +291,10 @@ def record_scenario(record: _Record, api: Api, source: str, line: int) -> Scenar
             "autode": {"background": record.background.strip(), "file": source, "line": line},
         },
     }
-    return Scenario.model_validate(data)
+    return parse_scenario(data, source, context, f"line {line}: ")
 
 
-def load_dialogues(path: Path, apis: Mapping[str, Api]) -> list[Scenario]:
+def load_dialogues(path: Path, apis: Mapping[str, Api], context: LoadContext) -> list[Scenario]:
     """The scenarios of `data_v1_2.jsonl`, in file order.
 
     Raises:
@@ -323,7 +331,7 @@ def load_dialogues(path: Path, apis: Mapping[str, Api]) -> list[Scenario]:
         if problem is not None:
             raise ScenarioError(source, where, problem)
         seen[record.uuid] = number
-        scenarios.append(record_scenario(record, apis[record.api], source, number))
+        scenarios.append(record_scenario(record, apis[record.api], source, number, context))
     if not scenarios:
         raise ScenarioError(source, None, "no dialogues in the file")
     return scenarios
@@ -349,7 +357,7 @@ def parse_spec(argument: str) -> tuple[Path, RequiredRule]:
     return Path(folder or ".").expanduser(), rule
 
 
-def import_autode_data(argument: str) -> Suite:
+def import_autode_data(argument: str, context: LoadContext) -> Suite:
     """The suite `autode-data:DIR[?required=all|marked]` (see the module docstring).
 
     Raises:
@@ -359,13 +367,14 @@ def import_autode_data(argument: str) -> Suite:
     if not folder.is_dir():
         raise ScenarioError(str(folder), None, "no such folder (expected an AutoDE checkout)")
     apis = load_api_list(folder / API_FILE, rule)
-    scenarios = load_dialogues(folder / DATA_FILE, apis)
+    scenarios = load_dialogues(folder / DATA_FILE, apis, context)
     extra: dict[str, object] = {"apis": len(apis), "required": rule}
     return Suite(
         f"autode-data:{argument}",
         scenarios,
         DESCRIPTION,
         str(folder / DATA_FILE),
-        "dynamic",
-        extra,
+        default_mode="dynamic",
+        modes=dict(PROTOCOL_MODES),
+        extra=extra,
     )

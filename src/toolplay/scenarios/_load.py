@@ -15,10 +15,11 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._milestone_checks import check_milestone_spec
 from toolplay.scenarios._model import Scenario
-from toolplay.tools import Registry, RegistryError, registry_for, with_api_tools
+from toolplay.tools import Registry, RegistryError, api_only_tool
 
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -26,7 +27,7 @@ _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader when PyYAML has it (about 10x faster), else the pure-Python one."""
 
 
-def load_scenario_file(path: Path) -> list[Scenario]:
+def load_scenario_file(path: Path, context: LoadContext) -> list[Scenario]:
     """Parse and validate every scenario in one file."""
     source = str(path)
     try:
@@ -47,11 +48,11 @@ def load_scenario_file(path: Path) -> list[Scenario]:
     scenarios = []
     for position, item in enumerate(items):
         prefix = "" if single else f"scenarios[{position}]."
-        scenarios.append(parse_scenario(item, source, prefix))
+        scenarios.append(parse_scenario(item, source, context, prefix))
     return scenarios
 
 
-def parse_scenario(data: Any, source: str, prefix: str = "") -> Scenario:
+def parse_scenario(data: Any, source: str, context: LoadContext, prefix: str = "") -> Scenario:
     """Validate one scenario mapping, naming `source` and the field path in errors."""
     try:
         scenario = Scenario.model_validate(data)
@@ -60,21 +61,39 @@ def parse_scenario(data: Any, source: str, prefix: str = "") -> Scenario:
         field = prefix + ".".join(str(p) for p in first["loc"]) or None
         more = f" (and {len(exc.errors()) - 1} more problem(s))" if len(exc.errors()) > 1 else ""
         raise ScenarioError(source, field, first["msg"] + more) from exc
-    check_against_catalog(scenario, source, prefix)
+    check_against_catalog(scenario, source, context, prefix)
     return scenario
 
 
-def check_against_catalog(scenario: Scenario, source: str, prefix: str = "") -> Registry:
-    """Check domains, tables and tool names a scenario uses; returns its registry."""
+def check_against_catalog(
+    scenario: Scenario, source: str, context: LoadContext, prefix: str = ""
+) -> Registry:
+    """Check the evaluation method, domains, API-only tools, tables and tool names.
+
+    Returns:
+        The scenario's registry: its domains' tools plus its API-only tools.
+    """
+    known = context.evaluations
+    if known is not None and scenario.evaluation not in known:
+        raise ScenarioError(
+            source,
+            prefix + "evaluation",
+            f"unknown evaluation {scenario.evaluation!r}; known: {', '.join(sorted(known))}",
+        )
     try:
-        registry = registry_for(scenario.world.domains)
+        registry = context.tools.registry(scenario.world.domains)
     except RegistryError as exc:
         raise ScenarioError(source, prefix + "world.domains", str(exc)) from exc
     for i, schema in enumerate(scenario.tools.api_only):
         try:
-            registry = with_api_tools(registry, [schema])
+            api_only_tool(schema)
         except RegistryError as exc:
             raise ScenarioError(source, f"{prefix}tools.api_only[{i}]", str(exc)) from exc
+    if scenario.tools.api_only:
+        try:
+            registry = context.tools.registry(scenario.world.domains, scenario.tools.api_only)
+        except RegistryError as exc:
+            raise ScenarioError(source, prefix + "tools.api_only", str(exc)) from exc
     for table in scenario.world.tables:
         if table not in registry.tables:
             raise ScenarioError(
@@ -106,15 +125,13 @@ def check_against_catalog(scenario: Scenario, source: str, prefix: str = "") -> 
                     f"unknown tool {call.name!r}",
                 )
     tables = {name: schema.columns for name, schema in registry.tables.items()}
-    tools = {
-        name: set(spec.arguments.model_fields) for name, spec in registry.tools.items()
-    }
+    tools = {name: set(spec.arguments.model_fields) for name, spec in registry.tools.items()}
     for key in ("milestones", "minefields"):
         check_milestone_spec(getattr(scenario, key), tables, tools, source, prefix + key)
     return registry
 
 
-def load_scenario_paths(paths: Iterable[Path]) -> list[Scenario]:
+def load_scenario_paths(paths: Iterable[Path], context: LoadContext) -> list[Scenario]:
     """Load files and folders (recursively, sorted); duplicate ids are refused.
 
     A folder without any scenario file is refused too: it is almost always a wrong path, and
@@ -132,7 +149,7 @@ def load_scenario_paths(paths: Iterable[Path]) -> list[Scenario]:
             suffixes = ", ".join(f"*{s}" for s in SCENARIO_SUFFIXES)
             raise ScenarioError(str(path), None, f"no scenario files ({suffixes}) in this folder")
         for file in files:
-            for scenario in load_scenario_file(file):
+            for scenario in load_scenario_file(file, context):
                 if scenario.id in seen:
                     raise ScenarioError(
                         str(file),

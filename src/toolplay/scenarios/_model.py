@@ -8,7 +8,7 @@ in `_milestone_spec`; a scenario that gives them and no `evaluation` is scored b
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -17,8 +17,9 @@ from toolplay.scenarios._milestone_spec import Milestone
 Category = str
 """Scenario category, e.g. `single_tool_call` or `state_dependency`."""
 
-Evaluation = Literal["state", "milestones", "tooltalk", "slots"]
-"""Which scorer judges the scenario."""
+Evaluation = str
+"""Which scorer judges the scenario: the name of a scorer in the catalog (built in: `state`,
+`milestones`, `tooltalk`, `slots`); loading checks it against the catalog."""
 
 
 class _Strict(BaseModel):

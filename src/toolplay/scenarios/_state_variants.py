@@ -33,7 +33,6 @@ from typing import Any
 
 from toolplay.messages import ToolCall
 from toolplay.scenarios._model import ReferenceCall, Scenario, ToolSelection
-from toolplay.scenarios._world import build_world, scenario_registry
 from toolplay.tools import Registry, ToolCrash
 
 SETTINGS = "settings"
@@ -230,6 +229,7 @@ def _candidates(
 
 def derive(
     base: Scenario,
+    registry: Registry,
     name: str,
     played_base: Played | None = None,
     reads: dict[str, Outcome] | None = None,
@@ -242,8 +242,7 @@ def derive(
     Raises:
         VariantSkipped: when the variant does not apply or would be unsound.
     """
-    registry = scenario_registry(base)
-    initial = initial_settings(base)
+    initial = initial_settings(base, registry)
     start = {**initial, **STATE_VARIANTS[name]}
     column = BATTERY if name == "low_battery" else next(iter(STATE_VARIANTS[name]))
     if initial[column] == start[column]:
@@ -287,26 +286,29 @@ def derive(
     return Derivation(name, steps, fixes, played_base, played, start, broken)
 
 
-def base_replay(base: Scenario, reads: dict[str, Outcome] | None = None) -> Played:
+def base_replay(
+    base: Scenario, registry: Registry, reads: dict[str, Outcome] | None = None
+) -> Played:
     """The base's reference calls replayed in its own world (`reads`: see `Replayer`).
 
     Raises:
         VariantSkipped: when the world has no settings row or a call crashes.
     """
-    replayer = Replayer(scenario_registry(base), base, initial_settings(base), reads)
+    replayer = Replayer(registry, base, initial_settings(base, registry), reads)
     return replayer.run(base_steps(base))
 
 
-def initial_settings(base: Scenario) -> dict[str, Any]:
+def initial_settings(base: Scenario, registry: Registry) -> dict[str, Any]:
     """The base's initial settings row (defaults filled in).
 
     Raises:
         VariantSkipped: when the world has no settings, or not exactly one row.
     """
-    registry = scenario_registry(base)
     if SETTINGS not in registry.tables:
         raise VariantSkipped("its world has no device settings")
-    rows = build_world(base).rows(SETTINGS)
+    spec = base.world
+    world = registry.new_world(spec.tables, clock=spec.clock, session=spec.session)
+    rows = world.rows(SETTINGS)
     if len(rows) != 1:
         raise VariantSkipped(f"its settings table holds {len(rows)} rows, not one", unsound=True)
     return dict(rows[0])

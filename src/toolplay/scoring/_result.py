@@ -1,40 +1,27 @@
-"""Scenario-level score records and the context scorers may need."""
+"""What scorers may need besides the trajectory: the run's scoring settings and the shared,
+lazily built scoring resources."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from pydantic import BaseModel, Field
+from toolplay.scoring._settings import ScoringSettings
 
 TextSimilarity = Callable[[Sequence[str], Sequence[str]], list[float]]
 """Pairwise similarity of two equally long lists of texts (e.g. embedding cosine)."""
 
 
-class ScenarioScore(BaseModel):
-    """The score of one trajectory with the evidence behind it.
-
-    `score` is None when the scenario could not be evaluated (an infrastructure error):
-    such records are listed, never averaged.
-    """
-
-    scenario_id: str
-    trial: int = 0
-    evaluation: str
-    score: float | None
-    details: dict[str, Any] = Field(default_factory=dict)
-
-
 @dataclass
 class ScoringContext:
-    """Shared, lazily built resources for scorers (embedding model, ...)."""
+    """The run's scoring settings and shared, lazily built resources (embedding model, ...)."""
 
     similarity_factory: Callable[[], TextSimilarity] | None = None
-    info: dict[str, Any] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
-    """Scoring options of the run (e.g. `slot_matching`), kept with it so a re-score agrees."""
-    _similarity: TextSimilarity | None = None
+    settings: ScoringSettings = field(default_factory=ScoringSettings)
+    """Typed settings that change what a score means (e.g. AutoDE's `slot_matching`)."""
+    embedding_model: str | None = None
+    """The name of the embedding model behind `similarity`, recorded with the run."""
+    _similarity: TextSimilarity | None = field(default=None, repr=False)
 
     def similarity(self) -> TextSimilarity:
         """The text similarity function, built on first use."""

@@ -11,32 +11,25 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from toolplay.messages import ToolCall, Trajectory
-from toolplay.scenarios import Scenario, build_world, scenario_registry
-from toolplay.scoring._result import ScenarioScore
+from toolplay.messages import Trajectory
+from toolplay.scenarios import ScenarioSetup
+from toolplay.scoring._evidence import ScenarioScore, StateEvidence
+from toolplay.scoring._result import ScoringContext
 from toolplay.world import World, WorldState, replay_changes
 
 
-def reference_world(scenario: Scenario) -> World:
-    """A fresh world after replaying every reference call in order."""
-    world = build_world(scenario)
-    registry = scenario_registry(scenario)
-    for t, turn in enumerate(scenario.reference):
-        for c, call in enumerate(turn.calls):
-            world.index += 1
-            registry.execute(world, ToolCall.from_args(f"ref_{t}_{c}", call.name, call.arguments))
-    return world
-
-
-def final_world(scenario: Scenario, trajectory: Trajectory) -> World:
+def final_world(setup: ScenarioSetup, trajectory: Trajectory) -> World:
     """The trajectory's world rebuilt from its recorded changes."""
-    return replay_changes(build_world(scenario), trajectory.changes)
+    return replay_changes(setup.new_world(), trajectory.changes)
 
 
-def score_state(scenario: Scenario, trajectory: Trajectory) -> ScenarioScore:
+def score_state(
+    setup: ScenarioSetup, trajectory: Trajectory, context: ScoringContext | None = None
+) -> ScenarioScore:
     """Score by final-state equality with the reference (see module docstring)."""
-    expected_world = reference_world(scenario)
-    actual_world = final_world(scenario, trajectory)
+    scenario = setup.scenario
+    expected_world = setup.replay_reference()
+    actual_world = final_world(setup, trajectory)
     touched = sorted(
         {c.table for c in expected_world.changes} | {c.table for c in trajectory.changes}
     )
@@ -49,7 +42,7 @@ def score_state(scenario: Scenario, trajectory: Trajectory) -> ScenarioScore:
         trial=trajectory.trial,
         evaluation="state",
         score=score,
-        details={"tables": touched, "differing": differing},
+        evidence=StateEvidence(tables=touched, differing=differing),
     )
 
 

@@ -30,9 +30,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolplay.messages import Message, ToolCall, Trajectory
-from toolplay.scenarios import ReferenceCall, Scenario, scenario_registry
-from toolplay.scoring._result import ScenarioScore, ScoringContext
+from toolplay.scenarios import ReferenceCall, Scenario, ScenarioSetup
+from toolplay.scoring._evidence import (
+    ErrorTypeCount,
+    GroundTruthCall,
+    PredictedCall,
+    ScenarioScore,
+    TextSimilarity,
+    ToolTalkCounts,
+    ToolTalkEvidence,
+)
+from toolplay.scoring._result import ScoringContext
 from toolplay.scoring._tooltalk_compare import Call, Similarity, calls_match, next_session_token
+from toolplay.tools import Registry
 
 UNANSWERED = "the call got no result (the conversation stopped first)"
 
@@ -69,14 +79,16 @@ def ground_truth(scenario: Scenario) -> tuple[list[Truth], list[str | None]]:
 
 
 def predictions(
-    scenario: Scenario, trajectory: Trajectory, turn_starts: Sequence[str | None]
+    scenario: Scenario,
+    registry: Registry,
+    trajectory: Trajectory,
+    turn_starts: Sequence[str | None],
 ) -> list[Prediction]:
     """The assistant's own calls in the order they ran, with their outcome and session token.
 
     In static mode each turn starts from the reference's session; in dynamic mode the session
     runs on from the assistant's own calls.
     """
-    registry = scenario_registry(scenario)
     aligned = user_turns(scenario, trajectory) if trajectory.mode == "dynamic" else None
     initial = scenario.world.session.get("session_token")
     token: str | None = initial
@@ -147,11 +159,12 @@ def _executed(trajectory: Trajectory) -> list[tuple[int, ToolCall, Message | Non
 
 
 def score_tooltalk(
-    scenario: Scenario, trajectory: Trajectory, context: ScoringContext
+    setup: ScenarioSetup, trajectory: Trajectory, context: ScoringContext
 ) -> ScenarioScore:
     """Score one conversation the ToolTalk way (see the module docstring)."""
+    scenario = setup.scenario
     truths, starts = ground_truth(scenario)
-    predicted = predictions(scenario, trajectory, starts)
+    predicted = predictions(scenario, setup.registry, trajectory, starts)
     matched_by, similarity = match_calls(predicted, truths, context)
     matched = {p: g for g, p in matched_by.items()}
     incorrect = {
@@ -175,46 +188,45 @@ def score_tooltalk(
         if success
         else _error_types(scenario, predicted, truths, matched, incorrect, by_turn=by_turn)
     )
-    details: dict[str, Any] = {
-        "counts": {**counts, "successes": int(success)},
-        "precision": counts["matches"] / counts["predictions"] if predicted else None,
-        "recall": recall,
-        "incorrect_action_rate": incorrect_rate,
-        "success": success,
-        "soft_success": recall * (1.0 - incorrect_rate),
-        "split": scenario.split,
-        "error_types": error_types,
-        "predictions": [
-            {
-                "turn": pr.turn,
-                "tool": pr.call.name,
-                "arguments": pr.call.arguments,
-                "error": pr.call.error,
-                "action": pr.action,
-                "matches_ground_truth": matched.get(p),
-                "incorrect_action": p in incorrect,
-                "message_index": pr.message_index,
-            }
+    evidence = ToolTalkEvidence(
+        counts=ToolTalkCounts(**counts, successes=int(success)),
+        precision=counts["matches"] / counts["predictions"] if predicted else None,
+        recall=recall,
+        incorrect_action_rate=incorrect_rate,
+        success=success,
+        soft_success=recall * (1.0 - incorrect_rate),
+        split=scenario.split,
+        error_types=error_types,
+        predictions=[
+            PredictedCall(
+                turn=pr.turn,
+                tool=pr.call.name,
+                arguments=pr.call.arguments,
+                error=pr.call.error,
+                action=pr.action,
+                matches_ground_truth=matched.get(p),
+                incorrect_action=p in incorrect,
+                message_index=pr.message_index,
+            )
             for p, pr in enumerate(predicted)
         ],
-        "ground_truth": [
-            {"turn": tr.turn, "tool": tr.call.name, "matched_by": matched_by.get(g)}
+        ground_truth=[
+            GroundTruthCall(turn=tr.turn, tool=tr.call.name, matched_by=matched_by.get(g))
             for g, tr in enumerate(truths)
         ],
-        "similarities": [
-            {"prediction": a, "ground_truth": b, "similarity": s}
+        similarities=[
+            TextSimilarity(prediction=a, ground_truth=b, similarity=s)
             for (a, b), s in sorted(similarity.items())
             if a != b
         ],
-    }
-    if "embedding_model" in context.info:
-        details["embedding_model"] = context.info["embedding_model"]
+        embedding_model=context.embedding_model,
+    )
     return ScenarioScore(
         scenario_id=scenario.id,
         trial=trajectory.trial,
         evaluation="tooltalk",
         score=1.0 if success else 0.0,
-        details=details,
+        evidence=evidence,
     )
 
 
@@ -278,7 +290,7 @@ def _error_types(
     incorrect: set[int],
     *,
     by_turn: bool = True,
-) -> list[dict[str, Any]]:
+) -> list[ErrorTypeCount]:
     """ToolTalk's error type of each failing assistant turn of a failed conversation.
 
     A turn without ground-truth calls counts one premature call per incorrect action in it.
@@ -293,14 +305,14 @@ def _error_types(
         reference = scenario.reference
         answered = {t for t, turn in enumerate(reference) if turn.reply is not None or turn.calls}
         turns = [*sorted(answered | {pr.turn for pr in predicted})]
-    found: list[dict[str, Any]] = []
+    found: list[ErrorTypeCount] = []
     for t in turns:
         mine = [(p, pr) for p, pr in enumerate(predicted) if t is None or pr.turn == t]
         expected = [(g, tr) for g, tr in enumerate(truths) if t is None or tr.turn == t]
         if not expected:
             premature = sum(1 for p, _ in mine if p in incorrect)
             if premature:
-                found.append({"turn": t, "error_type": "premature_call", "count": premature})
+                found.append(ErrorTypeCount(turn=t, error_type="premature_call", count=premature))
             continue
         wrong = Counter(pr.call.name for p, pr in mine if p not in matched)
         missed = Counter(tr.call.name for g, tr in expected if g not in matched_truths)
@@ -310,7 +322,7 @@ def _error_types(
             kind = "incorrect_invocation"
         else:
             kind = "faulty_planning"
-        found.append({"turn": t, "error_type": kind, "count": 1})
+        found.append(ErrorTypeCount(turn=t, error_type=kind, count=1))
     return found
 
 

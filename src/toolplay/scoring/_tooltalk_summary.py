@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from typing import Any
 
-from toolplay.scenarios import Scenario
-from toolplay.scoring._result import ScenarioScore
+from toolplay.scoring._aggregates import MethodSummary, MetricValues, ToolTalkGroup, ToolTalkTotals
+from toolplay.scoring._evidence import ToolTalkEvidence
+from toolplay.scoring._scorer import Scored
 
-COUNTS = ("predictions", "ground_truth", "matches", "actions", "incorrect_actions", "successes")
 ERROR_TYPES = ("premature_call", "faulty_planning", "incorrect_invocation")
 DEFAULT_SPLIT = "default"
 
@@ -26,40 +25,43 @@ def _ratio(numerator: float, denominator: float) -> float | None:
     return numerator / denominator if denominator else None
 
 
-def _group(details: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    counts: Counter[str] = Counter({key: 0 for key in COUNTS})
+def _group(items: Sequence[ToolTalkEvidence]) -> ToolTalkGroup:
+    totals = ToolTalkTotals(conversations=len(items))
     errors: Counter[str] = Counter({key: 0 for key in ERROR_TYPES})
     soft = 0.0
-    for item in details:
-        counts.update({key: int(item["counts"][key]) for key in COUNTS})
-        soft += float(item["soft_success"])
-        for entry in item.get("error_types", []):
-            errors[entry["error_type"]] += int(entry["count"])
-    conversations = len(details)
-    return {
-        "counts": {"conversations": conversations, **{key: counts[key] for key in COUNTS}},
-        "metrics": {
-            "precision": _ratio(counts["matches"], counts["predictions"]),
-            "recall": _ratio(counts["matches"], counts["ground_truth"]),
-            "incorrect_action_rate": _ratio(counts["incorrect_actions"], counts["actions"]) or 0.0,
-            "success_rate": _ratio(counts["successes"], conversations),
-            "soft_success_rate": _ratio(soft, conversations),
-        },
-        "error_types": dict(errors),
-    }
+    for item in items:
+        for key, value in item.counts.model_dump().items():
+            setattr(totals, key, getattr(totals, key) + value)
+        soft += item.soft_success
+        for entry in item.error_types:
+            errors[entry.error_type] += entry.count
+    return ToolTalkGroup(
+        counts=totals,
+        metrics=MetricValues.of(
+            {
+                "precision": _ratio(totals.matches, totals.predictions),
+                "recall": _ratio(totals.matches, totals.ground_truth),
+                "incorrect_action_rate": _ratio(totals.incorrect_actions, totals.actions) or 0.0,
+                "success_rate": _ratio(totals.successes, len(items)),
+                "soft_success_rate": _ratio(soft, len(items)),
+            }
+        ),
+        error_types=dict(errors),
+    )
 
 
-def aggregate_tooltalk(records: Sequence[tuple[Scenario, ScenarioScore]]) -> dict[str, Any]:
+def aggregate_tooltalk(records: Sequence[Scored]) -> MethodSummary:
     """Per-split and overall ToolTalk metrics of a run's scored conversations."""
-    by_split: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for scenario, score in records:
-        if score.score is None or "counts" not in score.details:
+    by_split: dict[str, list[ToolTalkEvidence]] = defaultdict(list)
+    for record in records:
+        evidence = record.score.evidence
+        if record.score.score is None or not isinstance(evidence, ToolTalkEvidence):
             continue
-        by_split[scenario.split or DEFAULT_SPLIT].append(score.details)
+        by_split[record.scenario.split or DEFAULT_SPLIT].append(evidence)
     overall = _group([item for items in by_split.values() for item in items])
-    return {
-        "metrics": overall["metrics"],
-        "counts": overall["counts"],
-        "error_types": overall["error_types"],
-        "splits": {split: _group(items) for split, items in sorted(by_split.items())},
-    }
+    return MethodSummary(
+        metrics=overall.metrics,
+        counts=overall.counts,
+        error_types=overall.error_types,
+        splits={split: _group(items) for split, items in sorted(by_split.items())},
+    )

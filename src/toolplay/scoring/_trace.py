@@ -102,14 +102,3 @@ class TraceView:
     def trace(self, index: int) -> ToolTrace | None:
         """The tool call whose result is message `index`, if it is one."""
         return self.traces.get(index)
-
-    def turn_count(self) -> int:
-        """Messages between user, assistant and environment, without system messages and the
-        user's own tool calls (ToolSandbox's effective turn count)."""
-        return sum(
-            1
-            for m in self.messages
-            if m.sender != "system"
-            and not (m.sender == "user" and m.recipient == "environment")
-            and not (m.sender == "environment" and m.recipient == "user")
-        )

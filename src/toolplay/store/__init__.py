@@ -14,6 +14,7 @@ from toolplay.store._files import (
 )
 from toolplay.store._sqlite import (
     SCHEMA_VERSION,
+    SUITE_IDS,
     RunStore,
     StoredResult,
     StoreError,
@@ -23,6 +24,7 @@ from toolplay.store._sqlite import (
 __all__ = [
     "CONFIG_FILE",
     "SCHEMA_VERSION",
+    "SUITE_IDS",
     "SUMMARY_FILE",
     "TRAJECTORY_DIR",
     "RunStore",

@@ -50,6 +50,10 @@ CREATE TABLE IF NOT EXISTS results (
 );
 """
 
+SUITE_IDS = "suite_ids"
+"""Meta key: the ids of every scenario of the run's suite (before --limit and --augment), so a
+report can tell an id the suite has from one it does not without loading the suite again."""
+
 _ROW = "scenario_id, trial, status, trajectory, score, error, digest"
 _Row = tuple[Any, Any, Any, Any, Any, Any, Any]
 

@@ -11,7 +11,7 @@ import contextlib
 import threading
 from typing import get_args
 
-from toolplay.scenarios import load_suite
+from toolplay.catalog import build_catalog
 from toolplay.testing._faults import Fault, FaultPlan
 from toolplay.testing._responders import ReferenceResponder
 from toolplay.testing._server import ChatServer
@@ -49,7 +49,9 @@ def main(argv: list[str] | None = None) -> None:
         hang_seconds=args.hang_seconds,
         content_keyed=args.content_keyed,
     )
-    responder = ReferenceResponder(load_suite(args.suite).scenarios, parallel=args.parallel)
+    responder = ReferenceResponder(
+        build_catalog().load_suite(args.suite).scenarios, parallel=args.parallel
+    )
     with ChatServer(responder, latency=args.latency, faults=plan, port=args.port) as server:
         print(f"serving {server.base_url} (Ctrl-C to stop)", flush=True)
         with contextlib.suppress(KeyboardInterrupt):

@@ -1,21 +1,15 @@
-"""The steps every mode shares: ask the assistant, post its answer, run its calls.
+"""The small steps `Conversation` is made of: ask the assistant, post its answer, run its calls.
 
-Dynamic play, ToolTalk's static mode and AutoDE's static mode differ in who speaks when and
-what history the assistant sees; asking the assistant, classifying its faults, and executing a
-message's tool calls in readers-before-writers order is the same everywhere, so it lives here.
+Asking the assistant classifies its faults (infrastructure or its own); a message's tool calls
+run in readers-before-writers order, one result message per call.
 """
 
 from __future__ import annotations
 
-from toolplay.roles import (
-    Assistant,
-    AssistantError,
-    AssistantTurn,
-    InfrastructureError,
-    RoleContext,
-)
-from toolplay.runtime._bus import MessageBus
-from toolplay.runtime._environment import Environment
+from toolplay.conversation._bus import MessageBus
+from toolplay.conversation._environment import Environment
+from toolplay.faults import AssistantError, InfrastructureError
+from toolplay.roles import Assistant, AssistantContext, AssistantTurn
 from toolplay.tools import ToolCrash
 
 
@@ -28,7 +22,7 @@ class Stop(Exception):
         self.error = error
 
 
-async def ask_assistant(assistant: Assistant, context: RoleContext) -> AssistantTurn:
+async def ask_assistant(assistant: Assistant, context: AssistantContext) -> AssistantTurn:
     """The assistant's answer; its faults become `Stop` with the right termination reason.
 
     An endpoint that failed after its retries is an infrastructure error; anything else the

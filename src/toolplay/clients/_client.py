@@ -15,10 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from toolplay.clients._cache import ResponseCache, request_key
+from toolplay.clients._retry import RetryPolicy, TransientError, call_with_retries
 from toolplay.messages import ToolCall, Usage
-from toolplay.roles._cache import ResponseCache, request_key
-from toolplay.roles._retry import RetryPolicy, TransientError, call_with_retries
-from toolplay.roles._scope import current_trial
 
 logger = logging.getLogger(__name__)
 
@@ -132,15 +131,20 @@ class ChatClient:
         self.cache = cache
         self.what = what
 
-    async def complete(self, request: dict[str, Any], first_call_number: int = 0) -> ChatReply:
+    async def complete(
+        self, request: dict[str, Any], first_call_number: int = 0, *, trial: int = 0
+    ) -> ChatReply:
         """The reply to `request`, from the cache or the backend.
+
+        `trial` keys the cache, so K trials of a scenario are K samples, not one answer
+        served K times.
 
         Raises:
             InfrastructureError: The backend failed after the retries.
         """
         key = ""
         if self.cache is not None:
-            key = request_key(self.backend.endpoint, request, current_trial())
+            key = request_key(self.backend.endpoint, request, trial)
             cached = self.cache.get(key)
             if cached is not None:
                 try:

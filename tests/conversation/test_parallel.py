@@ -6,11 +6,14 @@ import asyncio
 import itertools
 import random
 
+from support import parse_scenario, play_dynamic, registry_for
+from toolplay.conversation import execution_order
 from toolplay.messages import ToolCall
-from toolplay.roles import AssistantTurn, RoleContext, ScriptedUser
-from toolplay.runtime import execution_order, play_dynamic
-from toolplay.scenarios import parse_scenario
-from toolplay.tools import registry_for
+from toolplay.roles import (
+    AssistantContext,
+    AssistantTurn,
+    ScriptedUser,
+)
 
 REGISTRY = registry_for(["settings", "contacts", "messaging"])
 
@@ -75,7 +78,7 @@ def test_cellular_on_in_parallel_with_send_surfaces_the_race() -> None:
         name = "parallel"
         done = False
 
-        async def respond(self, context: RoleContext) -> AssistantTurn:
+        async def respond(self, context: AssistantContext) -> AssistantTurn:
             if self.done:
                 return AssistantTurn(content="done")
             self.done = True

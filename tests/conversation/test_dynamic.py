@@ -5,18 +5,18 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from support import parse_scenario, play_dynamic
 from toolplay.messages import ToolCall
 from toolplay.roles import (
+    AssistantContext,
     AssistantError,
     AssistantTurn,
     InfrastructureError,
     OracleAssistant,
-    RoleContext,
     ScriptedUser,
     UserTurn,
 )
-from toolplay.runtime import play_dynamic
-from toolplay.scenarios import Scenario, parse_scenario
+from toolplay.scenarios import Scenario
 
 
 def scenario(**overrides: Any) -> Scenario:
@@ -44,9 +44,9 @@ class Scripted:
 
     def __init__(self, *turns: AssistantTurn) -> None:
         self.turns = list(turns)
-        self.seen: list[RoleContext] = []
+        self.seen: list[AssistantContext] = []
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         self.seen.append(context)
         return self.turns.pop(0) if len(self.turns) > 1 else self.turns[0]
 
@@ -73,10 +73,10 @@ def test_oracle_with_scripted_user_runs_to_script_exhaustion() -> None:
 
 
 def test_each_role_sees_only_its_view() -> None:
-    seen_by_user: list[RoleContext] = []
+    seen_by_user: list[AssistantContext] = []
 
     class Watching(ScriptedUser):
-        async def respond(self, context: RoleContext) -> UserTurn:
+        async def respond(self, context: AssistantContext) -> UserTurn:
             seen_by_user.append(context)
             return await super().respond(context)
 
@@ -107,7 +107,7 @@ def test_user_ending_is_recorded_as_user_ended() -> None:
     class Ending:
         name = "ender"
 
-        async def respond(self, context: RoleContext) -> UserTurn:
+        async def respond(self, context: AssistantContext) -> UserTurn:
             if any(m.sender == "assistant" for m in context.messages):
                 return UserTurn(end="user_ended")
             return UserTurn(content="hi")
@@ -125,7 +125,7 @@ def test_faults_are_classified() -> None:
         def __init__(self, exc: Exception) -> None:
             self.exc = exc
 
-        async def respond(self, context: RoleContext) -> AssistantTurn:
+        async def respond(self, context: AssistantContext) -> AssistantTurn:
             raise self.exc
 
     infra = play(scenario(), Broken(InfrastructureError("endpoint down after 5 retries")))
@@ -139,7 +139,7 @@ def test_faults_are_classified() -> None:
     class BrokenUser:
         name = "broken-user"
 
-        async def respond(self, context: RoleContext) -> UserTurn:
+        async def respond(self, context: AssistantContext) -> UserTurn:
             raise ConnectionError("simulator unreachable")
 
     user_fault = play(scenario(), OracleAssistant(), BrokenUser())

@@ -18,12 +18,9 @@ from typing import Any
 
 import httpx
 
-from toolplay.roles._base import Assistant, User
-from toolplay.roles._chat import ChatAssistant
-from toolplay.roles._client import ChatClient
-from toolplay.roles._model_user import ModelUser
-from toolplay.roles._retry import PermanentError, TransientError
-from toolplay.roles._settings import ModelSettings, RoleOptionError
+from toolplay.clients._client import ChatClient
+from toolplay.clients._retry import PermanentError, TransientError
+from toolplay.clients._settings import ModelSettings
 
 logger = logging.getLogger(__name__)
 
@@ -151,7 +148,7 @@ class HttpChatBackend:
         self._shards = []
 
 
-def endpoint_settings(model: str, settings: ModelSettings) -> dict[str, Any]:
+def endpoint_description(model: str, settings: ModelSettings) -> dict[str, Any]:
     """What is recorded about an endpoint-backed role (never the key)."""
     return {
         "kind": "openai",
@@ -162,46 +159,14 @@ def endpoint_settings(model: str, settings: ModelSettings) -> dict[str, Any]:
     }
 
 
-def endpoint_client(model: str, settings: ModelSettings, role: str) -> ChatClient:
-    """A cached, retrying client for `model` at `settings.base_url`."""
+def endpoint_client(settings: ModelSettings, what: str) -> ChatClient:
+    """A cached, retrying client for the endpoint at `settings.base_url`."""
     key = settings.api_key()
     if key is None:
-        logger.info("%s is not set; calling %s without a key", settings.api_key_env, role)
+        logger.info("%s is not set; calling %s without a key", settings.api_key_env, what)
     backend = HttpChatBackend(
         settings.base_url, key, timeout=settings.timeout, connections=settings.connections
     )
     return ChatClient(
-        backend, policy=settings.policy, cache=settings.cache, what=f"{role} at {settings.base_url}"
+        backend, policy=settings.policy, cache=settings.cache, what=f"{what} at {settings.base_url}"
     )
-
-
-def build_openai_assistant(argument: str, options: dict[str, Any]) -> Assistant:
-    """`openai:MODEL`: the assistant is `MODEL` at `--base-url`."""
-    if not argument:
-        raise RoleOptionError("openai needs a model name, e.g. openai:gpt-4o-mini")
-    settings = ModelSettings.from_options(options)
-    name = f"openai:{argument}"
-    return ChatAssistant(
-        name,
-        argument,
-        endpoint_client(argument, settings, name),
-        settings,
-        endpoint_settings(argument, settings),
-    )
-
-
-def build_openai_user(argument: str, options: dict[str, Any]) -> User:
-    """`openai:MODEL` as the user: a simulator at `--user-base-url` (else `--base-url`)."""
-    if not argument:
-        raise RoleOptionError("openai needs a model name, e.g. openai:gpt-4o-mini")
-    settings = ModelSettings.from_options(options, prefix="user_")
-    name = f"openai:{argument}"
-    user = ModelUser(
-        name,
-        argument,
-        endpoint_client(argument, settings, f"user {name}"),
-        settings,
-        endpoint_settings(argument, settings),
-    )
-    user.instructions = str(options.get("user_prompt") or "") or None
-    return user

@@ -1,0 +1,285 @@
+"""The catalog: every domain, suite, mode, scorer and role toolplay knows, in one object.
+
+There is one way to extend toolplay: a *plugin* is a module with a function
+`register(catalog: Catalog) -> None` that calls the catalog's `add_*` methods. The built-ins
+register exactly that way (`toolplay.builtin.register`). `build_catalog` registers the
+built-ins, then every installed package's plugin (Python entry-point group `toolplay.plugins`,
+so installing a package extends toolplay with no flag), then the modules named by `--plugin`.
+A name registered twice is an error naming both, never a silent override.
+
+The catalog is built once per command and passed down; nothing else holds a registry. Lower
+layers get only the piece they need: scenario loading a `LoadContext` (tool catalog and
+evaluation names), play a `ScenarioSetup`, scoring the `Scorer` of a scenario.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from toolplay.clients import ModelOptions, ResponseCache
+from toolplay.conversation import Mode
+from toolplay.roles import Assistant, RoleKind, RoleRequest, RoleSpecError, User
+from toolplay.scenarios import (
+    LoadContext,
+    Scenario,
+    ScenarioError,
+    ScenarioSetup,
+    Suite,
+    SuiteLoader,
+    SuiteSource,
+    resolve_suite,
+    setup_scenario,
+)
+from toolplay.scoring import Scorer, ScoringContext, ScoringSettings, scoring_context
+from toolplay.tools import Domain, ToolCatalog
+
+logger = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "toolplay.plugins"
+"""Python entry-point group of installed plugins; each entry names a `register` function."""
+
+Register = Callable[["Catalog"], None]
+
+
+class CatalogError(ValueError):
+    """A plugin could not be loaded, or registered something twice or incompletely."""
+
+
+class Catalog:
+    """Everything that can be named on the command line or in a scenario file."""
+
+    def __init__(self) -> None:
+        self.tools = ToolCatalog()
+        self._suites: dict[str, SuiteSource] = {}
+        self._importers: dict[str, SuiteSource] = {}
+        self._modes: dict[str, Mode] = {}
+        self._scorers: dict[str, Scorer] = {}
+        self._assistants: dict[str, RoleKind] = {}
+        self._users: dict[str, RoleKind] = {}
+        self.plugins: list[str] = []
+        """Where each registered plugin came from (recorded with a run)."""
+
+    # -- registration --------------------------------------------------------------------
+
+    def add_domain(self, domain: Domain) -> None:
+        """A tool domain: its tools and tables."""
+        self.tools.add_domain(domain)
+
+    def add_domain_group(self, name: str, members: Sequence[str]) -> None:
+        """A name standing for several domains wherever a domain name is accepted."""
+        self.tools.add_group(name, members)
+
+    def add_suite(self, name: str, load: SuiteLoader, description: str = "") -> None:
+        """A named suite (`--suite NAME`); `load(argument, context)` gets an empty argument."""
+        self._add(self._suites, "suite", SuiteSource(name, load, description))
+
+    def add_importer(
+        self, name: str, load: SuiteLoader, description: str = "", argument: str = "PATH"
+    ) -> None:
+        """A suite source taking an argument (`--suite NAME:ARGUMENT`, e.g. `tooltalk:DIR`)."""
+        self._add(self._importers, "importer", SuiteSource(name, load, description, argument))
+
+    def add_mode(self, mode: Mode) -> None:
+        """A mode of play (`--mode NAME`)."""
+        self._add(self._modes, "mode", mode)
+
+    def add_scorer(self, scorer: Scorer) -> None:
+        """A scoring method, named by scenarios' `evaluation`, with its metrics."""
+        if not scorer.metrics:
+            raise CatalogError(f"scorer {scorer.name!r} declares no metrics")
+        self._add(self._scorers, "scorer", scorer)
+
+    def add_assistant(self, kind: RoleKind) -> None:
+        """A kind of assistant (`--assistant KIND[:ARGUMENT]`)."""
+        self._add(self._assistants, "assistant kind", kind)
+
+    def add_user(self, kind: RoleKind) -> None:
+        """A kind of user (`--user KIND[:ARGUMENT]`)."""
+        self._add(self._users, "user kind", kind)
+
+    def _add(self, table: dict[str, Any], what: str, item: Any) -> None:
+        name = str(item.name)
+        if not name or ":" in name:
+            raise CatalogError(f"{what} name {name!r} must be non-empty and contain no ':'")
+        if name in table:
+            raise CatalogError(f"{what} {name!r} is registered twice")
+        table[name] = item
+
+    # -- lookup --------------------------------------------------------------------------
+
+    @property
+    def suites(self) -> Mapping[str, SuiteSource]:
+        """Named suites by name."""
+        return self._suites
+
+    @property
+    def importers(self) -> Mapping[str, SuiteSource]:
+        """Suite sources that take an argument (`NAME:ARGUMENT`), by name."""
+        return self._importers
+
+    @property
+    def modes(self) -> Mapping[str, Mode]:
+        """Modes by name."""
+        return self._modes
+
+    @property
+    def scorers(self) -> Mapping[str, Scorer]:
+        """Scoring methods by name."""
+        return self._scorers
+
+    @property
+    def assistants(self) -> Mapping[str, RoleKind]:
+        """Kinds of assistant by name."""
+        return self._assistants
+
+    @property
+    def users(self) -> Mapping[str, RoleKind]:
+        """Kinds of user by name."""
+        return self._users
+
+    def load_context(self) -> LoadContext:
+        """What scenario loading needs: the tool catalog and the known evaluation methods."""
+        return LoadContext(self.tools, frozenset(self._scorers))
+
+    def load_suite(self, spec: str) -> Suite:
+        """Resolve a suite spec (a name, `NAME:ARGUMENT`, or a path)."""
+        return resolve_suite(spec, self._suites, self._importers, self.load_context())
+
+    def setup(self, scenario: Scenario) -> ScenarioSetup:
+        """Resolve one scenario's tools and worlds, once."""
+        return setup_scenario(scenario, self.load_context())
+
+    def mode(self, name: str) -> Mode:
+        """The mode `name`; unknown names fail listing the known ones."""
+        found = self._modes.get(name)
+        if found is None:
+            raise CatalogError(f"unknown mode {name!r}; known: {', '.join(self._modes)}")
+        return found
+
+    def scorer(self, evaluation: str) -> Scorer:
+        """The scorer of evaluation method `evaluation`."""
+        found = self._scorers.get(evaluation)
+        if found is None:
+            known = ", ".join(self._scorers)
+            raise CatalogError(f"no scorer for evaluation {evaluation!r}; known: {known}")
+        return found
+
+    def scoring_context(
+        self, scenarios: Iterable[Scenario], settings: ScoringSettings | None = None
+    ) -> ScoringContext:
+        """The scoring resources the methods of `scenarios` need (loaded lazily), with the
+        run's scoring `settings` (default: none changed)."""
+        methods = {s.evaluation for s in scenarios}
+        needs = any(self.scorer(m).needs_similarity for m in methods if m in self._scorers)
+        return scoring_context(needs, settings)
+
+    def build_assistant(
+        self,
+        spec: str,
+        model: ModelOptions | None = None,
+        *,
+        cache: ResponseCache | None = None,
+        concurrency: int = 1,
+    ) -> Assistant:
+        """The assistant a spec such as `oracle` or `openai:gpt-4o` names."""
+        kind, request = self._role(spec, self._assistants, "assistant", model, cache, concurrency)
+        built: Assistant = kind.build(request)
+        return built
+
+    def build_user(
+        self,
+        spec: str,
+        model: ModelOptions | None = None,
+        *,
+        cache: ResponseCache | None = None,
+        concurrency: int = 1,
+    ) -> User:
+        """The user a spec such as `scripted` or `openai:gpt-4o-mini` names."""
+        kind, request = self._role(spec, self._users, "user", model, cache, concurrency)
+        built: User = kind.build(request)
+        return built
+
+    @staticmethod
+    def _role(
+        spec: str,
+        kinds: Mapping[str, RoleKind],
+        what: str,
+        model: ModelOptions | None,
+        cache: ResponseCache | None,
+        concurrency: int,
+    ) -> tuple[RoleKind, RoleRequest]:
+        name, _, argument = spec.partition(":")
+        kind = kinds.get(name)
+        if kind is None:
+            known = ", ".join(k.usage or k.name for k in kinds.values())
+            raise RoleSpecError(f"unknown {what} {spec!r}; known kinds: {known}")
+        request = RoleRequest(argument, model or ModelOptions(), cache, concurrency)
+        return kind, request
+
+
+def build_catalog(plugins: Sequence[str] = (), *, installed: bool = True) -> Catalog:
+    """The catalog of built-ins, installed plugins and the `plugins` named.
+
+    Args:
+        plugins: Modules (dotted names, or paths to `.py` files) whose `register(catalog)`
+            function extends the catalog, like `--plugin`.
+        installed: Also load every plugin of the `toolplay.plugins` entry-point group.
+
+    Raises:
+        CatalogError: A plugin cannot be imported, has no `register`, or its registration fails.
+    """
+    from toolplay.builtin import register as register_builtins
+
+    catalog = Catalog()
+    register_builtins(catalog)
+    if installed:
+        for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+            _run_plugin(catalog, f"entry point {entry.name} ({entry.value})", entry.load)
+    for target in plugins:
+        _run_plugin(catalog, f"plugin {target}", functools.partial(_import_register, target))
+    return catalog
+
+
+def _run_plugin(catalog: Catalog, where: str, load: Callable[[], Any]) -> None:
+    try:
+        register = load()
+    except CatalogError:
+        raise
+    except Exception as exc:
+        raise CatalogError(f"{where}: cannot load ({exc!r})") from exc
+    if not callable(register):
+        raise CatalogError(f"{where}: {register!r} is not a register(catalog) function")
+    try:
+        register(catalog)
+    except (CatalogError, ScenarioError) as exc:
+        raise CatalogError(f"{where}: {exc}") from exc
+    except Exception as exc:
+        raise CatalogError(f"{where}: register failed ({exc!r})") from exc
+    catalog.plugins.append(where)
+    logger.debug("loaded %s", where)
+
+
+def _import_register(target: str) -> Register:
+    """`register` of a module named by dotted name or `.py` path."""
+    if target.endswith(".py"):
+        path = Path(target).expanduser().resolve()
+        if not path.is_file():
+            raise CatalogError(f"plugin {target}: no such file")
+        spec = importlib.util.spec_from_file_location(f"toolplay_plugin_{path.stem}", path)
+        if spec is None or spec.loader is None:
+            raise CatalogError(f"plugin {target}: not a Python module")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    else:
+        module = importlib.import_module(target)
+    register = getattr(module, "register", None)
+    if register is None:
+        raise CatalogError(f"plugin {target}: the module has no register(catalog) function")
+    return register  # type: ignore[no-any-return]

@@ -1,0 +1,216 @@
+"""One conversation being played: the loop every mode is built from.
+
+A `Conversation` holds the message bus, the world, the execution environment and the usage of
+one scenario trial. Modes differ only in who speaks when and what the assistant sees; the steps
+are the same everywhere and live here: the user says something (`user_says`), the assistant
+acts (`assistant_acts`: it answers, and each message of tool calls is executed, until it
+answers in text, reaches a call cap or the turn limit), the reference is shown (static modes
+post it through `bus`), and the result is one canonical `Trajectory`.
+
+Faults are classified on the way: a user simulator or endpoint fault and a crashing tool are
+infrastructure errors, an exception raised by the assistant itself is an assistant error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from toolplay.conversation._acting import Stop, ask_assistant, post_answer, run_calls
+from toolplay.conversation._bus import MessageBus
+from toolplay.conversation._environment import Environment
+from toolplay.conversation._play import PlayRequest
+from toolplay.messages import Message, ToolCall, Trajectory, Usage, WorldChange, turn_count
+from toolplay.roles import (
+    AssistantContext,
+    ReferenceView,
+    UserContext,
+    sees_reference,
+)
+from toolplay.scenarios import ScenarioSetup
+from toolplay.tools import ToolPresentation, present
+from toolplay.world import World
+
+END_CONVERSATION = "end_conversation"
+
+
+class Acted(NamedTuple):
+    """How an assistant's turn ended."""
+
+    calls: int
+    """Tool calls it made."""
+    capped: bool
+    """It reached the call cap before answering in text."""
+    ended: bool = False
+    """It made a call that `ends_on` accepts (and was not asked again)."""
+
+
+class Conversation:
+    """One scenario trial in play (see the module docstring)."""
+
+    def __init__(
+        self, request: PlayRequest, prompt: str, *, presentation: ToolPresentation | None = None
+    ) -> None:
+        """Start the conversation: the system prompt is its first message.
+
+        Args:
+            request: What to play.
+            prompt: The assistant's system prompt.
+            presentation: The tools as the assistant sees them, when the mode needed them
+                first (e.g. to document them in `prompt`); default `offered_tools(...)`.
+        """
+        self.request = request
+        self.setup = request.setup
+        self.presentation = presentation or offered_tools(self.setup, request.augment)
+        self.renamed = renamed(self.presentation)
+        self.world = self.setup.new_world()
+        self.environment = Environment(self.world, self.setup.offered, self.presentation)
+        self.bus = MessageBus()
+        self.prompt = prompt
+        self.usage = Usage()
+        self.changes: list[WorldChange] = []
+        self.answers = 0
+        """How many times the assistant has answered (text or calls) so far."""
+        self.bus.post("system", "assistant", visible_to=("assistant",), content=prompt)
+
+    def use_world(self, world: World) -> None:
+        """Act on `world` from now on (static modes rebuild the world for every turn)."""
+        self.world = world
+        self.environment = Environment(world, self.setup.offered, self.presentation)
+
+    async def user_says(self) -> None:
+        """The user's next message, posted to the assistant.
+
+        Raises:
+            Stop: the user ended the conversation (or its script ran out), or it failed
+                (an infrastructure error).
+        """
+        context = UserContext(
+            self.setup.scenario,
+            self.request.trial,
+            self.bus.view("user"),
+            self.request.settings.user_prompt,
+        )
+        try:
+            said = await self.request.user.respond(context)
+        except Exception as exc:
+            raise Stop("infrastructure_error", f"user failed: {exc!r}") from exc
+        self.usage = self.usage.add(said.usage)
+        if said.end is not None:
+            if said.end == "user_ended":
+                call = ToolCall(id="end", name=END_CONVERSATION, arguments="{}")
+                self.bus.post("user", "environment", visible_to=("user",), tool_calls=(call,))
+            raise Stop(said.end)
+        self.bus.post(
+            "user", "assistant", visible_to=("user", "assistant"), content=said.content or ""
+        )
+
+    async def assistant_acts(
+        self,
+        *,
+        sees: Callable[[Message], bool] | None = None,
+        turn: int | None = None,
+        cap: int | None = None,
+        max_turns: int | None = None,
+        force_first_call: bool = False,
+        ends_on: Callable[[str], bool] | None = None,
+        max_answers: int | None = None,
+    ) -> Acted:
+        """Let the assistant answer; execute its calls until it answers in text.
+
+        Args:
+            sees: Which messages of the bus it sees (default: its view of the bus).
+            turn: The reference turn its messages belong to (static modes).
+            cap: Tool calls it may make before the turn is cut.
+            max_turns: Stop the conversation (`turn_limit`) once the bus holds this many turns
+                (`turn_count`) before it would speak.
+            force_first_call: Its first answer must be a tool call (AutoDE static mode).
+            ends_on: Which tools (by real name) end its turn once called: after a message of
+                calls naming one, the calls are executed and it is not asked again
+                (`Acted.ended`; AutoDE's first call).
+            max_answers: Stop the conversation (`turn_limit`) once the assistant has answered
+                this many times in the whole conversation before it would answer again
+                (AutoDE's round limit).
+
+        Raises:
+            Stop: the turn or answer limit was reached, or the assistant or a tool failed.
+        """
+        start = len(self.world.changes)
+        made = 0
+        try:
+            while cap is None or made < cap:
+                if max_turns is not None and turn_count(self.bus.messages) >= max_turns:
+                    raise Stop("turn_limit")
+                if max_answers is not None and self.answers >= max_answers:
+                    raise Stop("turn_limit")
+                answer = await ask_assistant(
+                    self.request.assistant, self._context(sees, force_first_call and made == 0)
+                )
+                self.answers += 1
+                self.usage = self.usage.add(answer.usage)
+                post_answer(self.bus, answer, turn)
+                if not answer.tool_calls:
+                    return Acted(made, capped=False)
+                run_calls(self.bus, self.environment, turn)
+                made += len(answer.tool_calls)
+                if ends_on is not None and any(
+                    ends_on(self.presentation.real_name(call.name) or call.name)
+                    for call in answer.tool_calls
+                ):
+                    return Acted(made, capped=False, ended=True)
+            return Acted(made, capped=True)
+        finally:
+            self.changes += self.world.changes[start:]
+
+    def _context(self, sees: Callable[[Message], bool] | None, force: bool) -> AssistantContext:
+        if sees is None:
+            view = self.bus.view("assistant")
+        else:
+            view = tuple(m for m in self.bus.messages if sees(m))
+        assistant = self.request.assistant
+        reference = (
+            ReferenceView(self.setup.scenario, self.renamed) if sees_reference(assistant) else None
+        )
+        return AssistantContext(
+            scenario_id=self.setup.scenario.id,
+            trial=self.request.trial,
+            messages=view,
+            tools=self.presentation.schemas,
+            system_prompt=self.prompt,
+            force_tool_call=force,
+            reference=reference,
+        )
+
+    def trajectory(self, stop: Stop | None, *, mode: str, user: str | None = None) -> Trajectory:
+        """The record of the conversation, ended by `stop` (None: it completed)."""
+        return Trajectory(
+            scenario_id=self.setup.scenario.id,
+            trial=self.request.trial,
+            messages=self.bus.messages,
+            changes=self.changes,
+            termination="completed" if stop is None else stop.reason,  # type: ignore[arg-type]
+            error=None if stop is None else stop.error,
+            usage=self.usage,
+            assistant=self.request.assistant.name,
+            user=user if user is not None else self.request.user.name,
+            mode=mode,
+            tool_names=self.renamed,
+        )
+
+
+def offered_tools(setup: ScenarioSetup, augment: Sequence[str] = ()) -> ToolPresentation:
+    """The tools a scenario offers, as the assistant sees them.
+
+    `scenario.augmentation` may join several augmentations with `+`. Distraction tools come
+    from every tool the world can run except those the scenario denies (a withheld tool must
+    not come back as a distraction).
+    """
+    scenario = setup.scenario
+    own = scenario.augmentation.split("+") if scenario.augmentation else []
+    pool = setup.registry.select(None, scenario.tools.deny)
+    return present(setup.offered, own + list(augment), pool)
+
+
+def renamed(presentation: ToolPresentation) -> dict[str, str]:
+    """The shown→real names that differ (empty when no tool was renamed)."""
+    return {shown: real for shown, real in presentation.names.items() if shown != real}

@@ -1,0 +1,165 @@
+"""The built-in modes, each a short configuration of `Conversation`.
+
+- `dynamic` (ToolSandbox, AutoDE dynamic): on-policy. The user opens; the assistant acts; the
+  user answers its text; the most recent recipient speaks next. The conversation ends when the
+  user ends it, when its script is exhausted, or when it holds `scenario.max_turns` turns before
+  the assistant would speak (`turn_limit`).
+- `static` (ToolTalk's Algorithm 1): for every assistant turn of the reference conversation,
+  rebuild the world by replaying the ground truth of the earlier turns, show the assistant the
+  reference history so far plus the current user utterance, let it call tools (each executed,
+  its result shown) until it answers in text or makes `max_calls_per_turn` calls, record what it
+  did, then forget it and post the turn's reference calls, results and reply.
+- `autode-static` (AutoDE's static variant, for toolplay's own user scripts): the reference
+  dialogue up to its last user turn, then one forced call; the assistant may go on (lookups
+  first, then the call) until it answers in text or makes `max_calls_per_turn` calls.
+- `autode-protocol`, `autode-protocol-static`: AutoDE's own protocol (the first call ends the
+  dialogue, a round limit, its prompt files), see `_autode_protocol`.
+
+Static trajectories: every message carries the `turn` it belongs to (the index into
+`scenario.reference`); `from_reference` tells the replayed reference (True) from the
+assistant's predictions and their results (False). Within turn `t` the order is: the user's
+utterance (reference), the predictions (assistant calls, environment results, the assistant's
+closing text), then the reference calls, results and reply of turn `t`. The assistant's view
+at turn `t` is the system prompt, every reference message of turns up to `t` and its own
+predictions of turn `t`, so a scorer can re-read exactly what it saw. A turn that hit the call
+cap ends the trajectory with `call_limit` (the other turns are still played). `changes` holds
+only what the assistant's own calls changed, each recorded against the world of its turn: as
+every turn starts from a rebuilt world, these do not compose into one history.
+
+Prompts: `--system-prompt` replaces the base prompt (the scenario's time, location and user
+follow it); without it, a scenario that brings its own prompt (`metadata["system_prompt"]`,
+ToolTalk's) keeps it in `dynamic` and `static` alike, so the two differ only in play.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+
+from toolplay.conversation._acting import Stop
+from toolplay.conversation._autode_protocol import autode_protocol_modes
+from toolplay.conversation._bus import MessageBus
+from toolplay.conversation._conversation import Conversation
+from toolplay.conversation._play import Mode, PlayRequest
+from toolplay.conversation._prompts import scenario_prompt, system_prompt
+from toolplay.conversation._reference import (
+    REFERENCE_USER,
+    post_dialogue,
+    post_reply,
+    post_user,
+)
+from toolplay.messages import Message, ToolCall, Trajectory
+from toolplay.scenarios import ReferenceTurn
+from toolplay.tools import ToolCrash
+
+
+async def play_dynamic(request: PlayRequest) -> Trajectory:
+    """Play one conversation on-policy (see the module docstring)."""
+    scenario = request.setup.scenario
+    conversation = Conversation(request, scenario_prompt(scenario, request.settings.system_prompt))
+    try:
+        while True:
+            await conversation.user_says()
+            await conversation.assistant_acts(max_turns=scenario.max_turns)
+    except Stop as stop:
+        return conversation.trajectory(stop, mode="dynamic")
+
+
+async def play_static(request: PlayRequest) -> Trajectory:
+    """Play every assistant turn of `scenario.reference` off-policy (module docstring)."""
+    scenario = request.setup.scenario
+    conversation = Conversation(request, scenario_prompt(scenario, request.settings.system_prompt))
+    shown = {real: name for name, real in conversation.presentation.names.items()}
+    bus = conversation.bus
+    capped = False
+    try:
+        for t, turn in enumerate(scenario.reference):
+            if turn.user is not None:
+                post_user(bus, turn.user, t)
+            if turn.reply is None and not turn.calls:
+                continue
+            try:
+                conversation.use_world(request.setup.replay_reference(scenario.reference[:t]))
+            except ToolCrash as exc:
+                raise Stop("infrastructure_error", str(exc)) from exc
+            acted = await conversation.assistant_acts(
+                sees=functools.partial(_sees, turn=t), turn=t, cap=request.settings.calls_per_turn
+            )
+            capped = capped or acted.capped
+            _post_reference(bus, turn, t, shown)
+    except Stop as stop:
+        return conversation.trajectory(stop, mode="static", user=REFERENCE_USER)
+    return conversation.trajectory(
+        Stop("call_limit") if capped else None, mode="static", user=REFERENCE_USER
+    )
+
+
+async def play_autode_static(request: PlayRequest) -> Trajectory:
+    """Play AutoDE's static variant of a dialogue (see the module docstring)."""
+    scenario = request.setup.scenario
+    if not scenario.reference:
+        raise ValueError(f"{scenario.id}: static mode needs a reference dialogue")
+    conversation = Conversation(request, system_prompt(scenario, request.settings.system_prompt))
+    last = post_dialogue(conversation.bus, scenario.reference)
+    cap = request.settings.calls_per_turn
+    ended: Stop | None = None
+    try:
+        acted = await conversation.assistant_acts(turn=last, cap=cap, force_first_call=True)
+        if acted.capped:
+            ended = Stop("call_limit", f"{acted.calls} tool calls without a reply")
+    except Stop as stop:
+        ended = stop
+    return conversation.trajectory(ended, mode="static", user=REFERENCE_USER)
+
+
+def builtin_modes() -> list[Mode]:
+    """The built-in modes, as the catalog registers them."""
+    return [
+        Mode("dynamic", play_dynamic, "On-policy play with a scripted or simulated user."),
+        Mode("static", play_static, "ToolTalk's static evaluation over reference prefixes."),
+        Mode(
+            "autode-static",
+            play_autode_static,
+            "AutoDE's static evaluation: the reference dialogue, then one forced call.",
+        ),
+        *autode_protocol_modes(),
+    ]
+
+
+def _sees(message: Message, turn: int) -> bool:
+    """Whether the assistant sees `message` while predicting `turn`."""
+    if "assistant" not in message.visible_to:
+        return False
+    return message.sender == "system" or message.from_reference or message.turn == turn
+
+
+def _post_reference(bus: MessageBus, turn: ReferenceTurn, t: int, shown: dict[str, str]) -> None:
+    """Append turn `t`'s ground-truth calls, their recorded outcomes and reply."""
+    for c, call in enumerate(turn.calls):
+        request = ToolCall(
+            id=f"ref_{t}_{c}",
+            name=shown.get(call.name, call.name),
+            arguments=json.dumps(call.arguments, ensure_ascii=False),
+        )
+        bus.post(
+            "assistant",
+            "environment",
+            visible_to=("assistant", "environment"),
+            tool_calls=(request,),
+            turn=t,
+            from_reference=True,
+        )
+        bus.post(
+            "environment",
+            "assistant",
+            visible_to=("assistant", "environment"),
+            tool_call_id=request.id,
+            tool_name=call.name,
+            result=call.result,
+            error=call.exception,
+            error_type="tool_error" if call.exception is not None else None,
+            turn=t,
+            from_reference=True,
+        )
+    if turn.reply is not None:
+        post_reply(bus, turn.reply, t)

@@ -1,0 +1,138 @@
+"""The built-in scoring methods with their metrics, as the catalog registers them."""
+
+from __future__ import annotations
+
+from toolplay.scoring._autode import aggregate_slots, score_slots
+from toolplay.scoring._milestones import aggregate_milestones, score_milestones
+from toolplay.scoring._scorer import Metric, Scorer, mean_score
+from toolplay.scoring._state import score_state
+from toolplay.scoring._tooltalk import reproduces_reference, score_tooltalk
+from toolplay.scoring._tooltalk_summary import aggregate_tooltalk
+
+_MICRO = "micro average: summed over conversations (all trials), then divided"
+_MACRO = (
+    "macro average over dialogues per trial, then the mean over trials (± the sample std "
+    "over trials in over_trials)"
+)
+
+
+def builtin_scorers() -> list[Scorer]:
+    """The built-in scoring methods."""
+    return [
+        Scorer(
+            "state",
+            score_state,
+            mean_score,
+            (
+                Metric("score", "Share of changed tables that end as the reference leaves them."),
+                Metric("perfect_rate", "Share of scenario trials scoring 1."),
+            ),
+            "Final world state compared with the reference solution's, table by table.",
+        ),
+        Scorer(
+            "milestones",
+            score_milestones,
+            aggregate_milestones,
+            (
+                Metric(
+                    "similarity",
+                    "Milestone similarity with the minefield veto: the best DAG-respecting "
+                    "mapping's mean milestone similarity, 0 if any minefield matched.",
+                    method="ToolSandbox",
+                ),
+                Metric(
+                    "milestone_similarity",
+                    "The same before the minefield veto.",
+                    method="ToolSandbox",
+                ),
+                Metric("perfect_rate", "Share of scenario trials scoring 1."),
+                Metric(
+                    "turn_count",
+                    "Messages between user, assistant and environment (no system messages, "
+                    "no user tool calls): efficiency, lower is better.",
+                    range="0 or more",
+                    method="ToolSandbox",
+                ),
+            ),
+            "ToolSandbox: milestones and minefields over a DAG, matched to the trajectory.",
+        ),
+        Scorer(
+            "tooltalk",
+            score_tooltalk,
+            aggregate_tooltalk,
+            (
+                Metric(
+                    "precision", "Matched predictions / predictions.", "0 to 1", _MICRO, "ToolTalk"
+                ),
+                Metric(
+                    "recall",
+                    "Matched ground-truth calls / ground-truth calls.",
+                    "0 to 1",
+                    _MICRO,
+                    "ToolTalk",
+                ),
+                Metric(
+                    "incorrect_action_rate",
+                    "Action calls that matched nothing and succeeded / predicted action calls.",
+                    "0 to 1, lower is better",
+                    _MICRO,
+                    "ToolTalk",
+                ),
+                Metric(
+                    "success_rate",
+                    "Conversations with recall 1 and no incorrect action / conversations.",
+                    "0 to 1",
+                    _MICRO,
+                    "ToolTalk",
+                ),
+                Metric(
+                    "soft_success_rate",
+                    "Mean over conversations of recall x (1 - incorrect-action rate).",
+                    "0 to 1",
+                    "mean over conversations",
+                    "ToolTalk",
+                ),
+            ),
+            "ToolTalk: conversation-wide greedy call matching with per-tool rules.",
+            reference_check=reproduces_reference,
+            needs_similarity=True,
+        ),
+        Scorer(
+            "slots",
+            score_slots,
+            aggregate_slots,
+            (
+                Metric(
+                    "slot_precision",
+                    "Correct predicted slots / predicted slots.",
+                    "0 to 1",
+                    _MACRO,
+                    "AutoDE",
+                ),
+                Metric(
+                    "slot_recall",
+                    "Correct predicted slots / label slots.",
+                    "0 to 1",
+                    _MACRO,
+                    "AutoDE",
+                ),
+                Metric(
+                    "slot_f1",
+                    "Harmonic mean of slot precision and recall.",
+                    "0 to 1",
+                    _MACRO,
+                    "AutoDE",
+                ),
+                Metric("dialogues", "Scored dialogue trials.", "count", "count", "AutoDE"),
+                Metric(
+                    "trials",
+                    "Trials the averages are taken over.",
+                    "count",
+                    "count",
+                    "AutoDE",
+                ),
+            ),
+            "AutoDE: slot precision/recall/F1 of the first call to the label's function, by the "
+            "reference's rules (cleaning, exact values; slot_matching=lenient to forgive).",
+        ),
+    ]

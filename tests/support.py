@@ -1,0 +1,246 @@
+"""Shortcuts the tests share: one built-in catalog and the calls most tests make through it.
+
+Tests import this module as `support` (the tests folder is put on `sys.path` by conftest).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from toolplay import conversation, scenarios, scoring
+from toolplay.catalog import Catalog, build_catalog
+from toolplay.clients import ModelOptions
+from toolplay.conversation import PlayRequest, PlaySettings
+from toolplay.messages import Trajectory
+from toolplay.roles import Assistant, ScriptedUser, User
+from toolplay.scenarios import LoadContext, Scenario, ScenarioSetup, Suite, VariantSet
+from toolplay.scoring import ScenarioScore, ScoringContext
+from toolplay.tools import Registry, ToolPresentation
+from toolplay.world import World
+
+CATALOG: Catalog = build_catalog(installed=False)
+
+
+def load_suite(spec: str) -> Suite:
+    """A suite of the built-in catalog."""
+    return CATALOG.load_suite(spec)
+
+
+def setup(scenario: Scenario) -> ScenarioSetup:
+    """A scenario resolved against the built-in catalog."""
+    return CATALOG.setup(scenario)
+
+
+def registry_for(domains: Sequence[str]) -> Registry:
+    """The registry of the named built-in domains or groups."""
+    return CATALOG.tools.registry(domains)
+
+
+def build_world(scenario: Scenario) -> World:
+    """A fresh world in the scenario's initial state."""
+    return setup(scenario).new_world()
+
+
+async def play(
+    mode: str,
+    scenario: Scenario,
+    assistant: Assistant,
+    user: User | None = None,
+    *,
+    trial: int = 0,
+    settings: PlaySettings | None = None,
+    augment: Sequence[str] = (),
+) -> Trajectory:
+    """Play `scenario` in `mode` (scripted user by default)."""
+    request = PlayRequest(
+        setup(scenario),
+        assistant,
+        user or ScriptedUser(),
+        trial,
+        settings or PlaySettings(),
+        tuple(augment),
+    )
+    return await CATALOG.mode(mode).play(request)
+
+
+def score(
+    scenario: Scenario, trajectory: Trajectory, context: ScoringContext | None = None
+) -> ScenarioScore:
+    """Score a trajectory with its scenario's scorer."""
+    scorer = CATALOG.scorer(scenario.evaluation)
+    return scoring.score_trajectory(
+        setup(scenario), trajectory, scorer, context or CATALOG.scoring_context([scenario])
+    )
+
+
+# -- the shapes older tests call (thin wrappers over the catalog API) --------------------------
+
+
+def context() -> LoadContext:
+    """The load context of the built-in catalog."""
+    return CATALOG.load_context()
+
+
+def parse_scenario(data: Any, source: str, prefix: str = "") -> Scenario:
+    """Validate one scenario mapping against the built-in catalog."""
+    return scenarios.parse_scenario(data, source, context(), prefix)
+
+
+def load_scenario_file(path: Path) -> list[Scenario]:
+    """Every scenario of one file."""
+    return scenarios.load_scenario_file(path, context())
+
+
+def load_scenario_paths(paths: Sequence[Path]) -> list[Scenario]:
+    """Every scenario of the files and folders."""
+    return scenarios.load_scenario_paths(paths, context())
+
+
+def expand_variants(bases: Sequence[Scenario], *args: Any, **kwargs: Any) -> VariantSet:
+    """Bases plus their generated variants."""
+    return scenarios.expand_variants(bases, context(), *args, **kwargs)
+
+
+def state_variant(base: Scenario, name: str) -> Scenario:
+    """One world-state variant of `base`."""
+    return scenarios.state_variant(base, name, context())
+
+
+def import_tooltalk(argument: str) -> Suite:
+    """A ToolTalk data folder as a suite."""
+    return scenarios.import_tooltalk(argument, context())
+
+
+def offered_tools(scenario: Scenario, augment: Sequence[str] = ()) -> ToolPresentation:
+    """The tools a scenario offers, as the assistant sees them."""
+    return conversation.offered_tools(setup(scenario), augment)
+
+
+def _model(options: Mapping[str, Any] | None, prefix: str = "") -> ModelOptions:
+    given = {k.removeprefix(prefix): v for k, v in (options or {}).items()}
+    return ModelOptions(**{k: v for k, v in given.items() if k in ModelOptions.model_fields})
+
+
+def build_assistant(spec: str, options: Mapping[str, Any] | None = None) -> Assistant:
+    """An assistant from a spec and flat model options."""
+    return CATALOG.build_assistant(spec, _model(options))
+
+
+def build_user(spec: str, options: Mapping[str, Any] | None = None) -> User:
+    """A user from a spec and flat model options (`user_` keys win)."""
+    base = _model(options)
+    return CATALOG.build_user(spec, _model(options, "user_").over(base))
+
+
+async def play_dynamic(
+    scenario: Scenario,
+    assistant: Assistant,
+    user: User,
+    *,
+    trial: int = 0,
+    base_prompt: str | None = None,
+    augment: Sequence[str] = (),
+) -> Trajectory:
+    """Dynamic play."""
+    settings = PlaySettings(system_prompt=base_prompt)
+    return await play(
+        "dynamic", scenario, assistant, user, trial=trial, settings=settings, augment=augment
+    )
+
+
+async def play_static(
+    scenario: Scenario,
+    assistant: Assistant,
+    *,
+    trial: int = 0,
+    base_prompt: str | None = None,
+    augment: Sequence[str] = (),
+    max_calls_per_turn: int | None = None,
+) -> Trajectory:
+    """ToolTalk's static play."""
+    settings = PlaySettings(system_prompt=base_prompt, max_calls_per_turn=max_calls_per_turn)
+    return await play(
+        "static", scenario, assistant, trial=trial, settings=settings, augment=augment
+    )
+
+
+async def play_autode_static(
+    scenario: Scenario,
+    assistant: Assistant,
+    *,
+    trial: int = 0,
+    base_prompt: str | None = None,
+    augment: Sequence[str] = (),
+    max_calls: int | None = None,
+) -> Trajectory:
+    """AutoDE's static play."""
+    settings = PlaySettings(system_prompt=base_prompt, max_calls_per_turn=max_calls)
+    return await play(
+        "autode-static", scenario, assistant, trial=trial, settings=settings, augment=augment
+    )
+
+
+def score_trajectory(
+    scenario: Scenario, trajectory: Trajectory, context: ScoringContext | None = None
+) -> ScenarioScore:
+    """Score with the scenario's own scorer."""
+    return score(scenario, trajectory, context)
+
+
+def score_milestones(scenario: Scenario, trajectory: Trajectory, *_: Any) -> ScenarioScore:
+    """The milestone scorer."""
+    return scoring.score_milestones(setup(scenario), trajectory)
+
+
+def score_slots(scenario: Scenario, trajectory: Trajectory, *_: Any) -> ScenarioScore:
+    """The slot scorer."""
+    return scoring.score_slots(setup(scenario), trajectory)
+
+
+def score_state(scenario: Scenario, trajectory: Trajectory, *_: Any) -> ScenarioScore:
+    """The state scorer."""
+    return scoring.score_state(setup(scenario), trajectory)
+
+
+def score_tooltalk(
+    scenario: Scenario, trajectory: Trajectory, context: ScoringContext
+) -> ScenarioScore:
+    """The ToolTalk scorer."""
+    return scoring.score_tooltalk(setup(scenario), trajectory, context)
+
+
+def details(score: ScenarioScore) -> dict[str, Any]:
+    """A score's evidence as plain JSON data, in the shape scores had before evidence was typed
+    (no empty `validation_problems`, the error under `error`)."""
+    if score.evidence is None:
+        return {"error": score.error} if score.error is not None else {}
+    data = score.evidence.model_dump(mode="json")
+    data.pop("kind", None)
+    if not data.get("validation_problems"):
+        data.pop("validation_problems", None)
+    if data.get("embedding_model") is None:
+        data.pop("embedding_model", None)
+    return dict(data)
+
+
+def load_script_file(path: Path) -> list[Scenario]:
+    """The scenarios of one AutoDE-style user-script file."""
+    from toolplay.scenarios._autode import load_script_file as load
+
+    return load(path, context())
+
+
+def load_user_scripts(path: Path) -> list[Scenario]:
+    """The scenarios of a file or folder of user scripts."""
+    from toolplay.scenarios._autode import load_user_scripts as load
+
+    return load(path, context())
+
+
+def summarise(records: Sequence[tuple[Scenario, ScenarioScore]]) -> dict[str, Any]:
+    """The method summary of scored records as JSON data (optional parts left out)."""
+    scored = [scoring.Scored(scenario, score) for scenario, score in records]
+    summary = scoring.aggregate(scored, CATALOG.scorers).model_dump(mode="json")
+    return {key: value for key, value in summary.items() if value is not None}
