@@ -13,6 +13,14 @@ from toolplay.runs._config import (
     option_keys,
     run_identity,
 )
+from toolplay.runs._lines import (
+    TRAJECTORY_LINE,
+    ChangeLine,
+    HeaderLine,
+    MessageLine,
+    ScoreLine,
+    TrajectoryLine,
+)
 from toolplay.runs._preflight import RunError
 from toolplay.runs._runner import (
     execute_run,
@@ -24,6 +32,7 @@ from toolplay.runs._runner import (
     stored_config,
     trajectory_records,
 )
+from toolplay.runs._schemas import SCHEMAS, json_schema
 from toolplay.runs._select import SelectionError, carried_augmentations, select_scenarios
 from toolplay.runs._summary import (
     SUMMARY_VERSION,
@@ -36,6 +45,14 @@ from toolplay.runs._summary import (
 from toolplay.runs._trials import TrialStatistics, pass_hat_k, succeeded, trial_statistics
 
 __all__ = [
+    "SCHEMAS",
+    "TRAJECTORY_LINE",
+    "ChangeLine",
+    "HeaderLine",
+    "MessageLine",
+    "ScoreLine",
+    "TrajectoryLine",
+    "json_schema",
     "CONFIG_VERSION",
     "SUMMARY_VERSION",
     "CacheError",

@@ -143,10 +143,11 @@ def run_identity(config: RunConfig) -> dict[str, Any]:
     """What a run's results depend on: the config less its operational settings.
 
     `--resume` may change the operational ones (concurrency, timeouts, retries, the cache
-    file, threads); anything else must match the stored run.
+    file, threads); anything else must match the stored run, the plugins included (they
+    define what the suite, mode and scorer names mean).
     """
     identity = config.model_dump(
-        mode="json", exclude={"resume", "concurrency", "out", "cache", "plugins"}
+        mode="json", exclude={"resume", "concurrency", "out", "cache"}
     )
     for section in ("assistant_model", "user_model"):
         identity[section] = {

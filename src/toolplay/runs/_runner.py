@@ -151,6 +151,7 @@ def run_header(
     mode: str,
     context: ScoringContext,
     roles: dict[str, Any] | None = None,
+    plugins: Sequence[str] = (),
 ) -> RunHeader:
     """Provenance fields of the summary (no secrets, no wall-clock times)."""
     return RunHeader(
@@ -163,6 +164,7 @@ def run_header(
         toolplay_version=__version__,
         embedding_model=context.embedding_model,
         scoring=context.settings.changed() or None,
+        plugins=list(plugins),
         assistant_settings=(roles or {}).get("assistant", {}),
         user_settings=(roles or {}).get("user", {}),
     )
@@ -326,7 +328,7 @@ async def execute_run(
             logger.info(
                 "response cache %s: %d hits, %d misses", cache.path, cache.hits, cache.misses
             )
-        header = run_header(config, suite, mode_name, context, roles)
+        header = run_header(config, suite, mode_name, context, roles, catalog.plugins)
         summary = build_summary(scenarios, store.results(), header, catalog.scorers)
         write_json(config.out / SUMMARY_FILE, summary.to_json())
         return summary
@@ -378,7 +380,7 @@ def rescore_run(
             )
             store.update_score(result.scenario_id, result.trial, score.model_dump(mode="json"))
         restore_files(store, run_dir)  # the files follow the new scores (and any damage heals)
-        header = run_header(config, suite, mode, context, roles)
+        header = run_header(config, suite, mode, context, roles, catalog.plugins)
         summary = build_summary(scenarios, store.results(), header, catalog.scorers)
         write_json(run_dir / SUMMARY_FILE, summary.to_json())
         return summary

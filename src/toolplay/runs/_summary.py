@@ -67,6 +67,7 @@ class RunHeader(BaseModel):
     toolplay_version: str
     embedding_model: str | None = None
     scoring: dict[str, Any] | None = None
+    plugins: list[str] = Field(default_factory=list)
     assistant_settings: dict[str, Any] = Field(default_factory=dict)
     user_settings: dict[str, Any] = Field(default_factory=dict)
 
@@ -90,6 +91,10 @@ class RunSummary(BaseModel):
         default=None,
         description="Scoring settings the run changed from their defaults (e.g. "
         "slot_matching); absent when none was changed.",
+    )
+    plugins: list[str] = Field(
+        default_factory=list,
+        description="Plugins the catalog held besides the built-ins (entry points, --plugin).",
     )
     assistant_settings: dict[str, Any] = Field(default_factory=dict)
     user_settings: dict[str, Any] = Field(default_factory=dict)

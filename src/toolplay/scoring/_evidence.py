@@ -173,15 +173,18 @@ class SlotEvidence(_Evidence):
     )
 
 
+_BUILTIN_KINDS = ("milestones", "slots", "state", "tooltalk")
+
+
 class CustomEvidence(_Evidence):
     """Evidence of a plugin's scorer: its `kind` plus any fields it chooses."""
 
     model_config = ConfigDict(extra="allow")
 
-    kind: str
-
-
-_BUILTIN_KINDS = frozenset({"state", "milestones", "tooltalk", "slots"})
+    kind: str = Field(
+        description="The plugin scorer's name (never one of the built-in kinds).",
+        json_schema_extra={"not": {"enum": list(_BUILTIN_KINDS)}},
+    )
 
 
 def _evidence_tag(value: Any) -> str:

@@ -1,0 +1,27 @@
+"""`toolplay schema NAME`: print the JSON Schema of a file toolplay reads or writes."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from toolplay.cli._app import _guard, app
+from toolplay.runs import SCHEMAS, json_schema
+
+
+@app.command()
+def schema(
+    name: Annotated[str, typer.Argument(help=f"One of: {', '.join(SCHEMAS)}.")],
+) -> None:
+    """Print the JSON Schema of summary.json, a trajectory line, config.json or a scenario."""
+    found = _guard(lambda: _schema(name))
+    typer.echo(json.dumps(found, indent=2, sort_keys=True))
+
+
+def _schema(name: str) -> dict[str, object]:
+    try:
+        return json_schema(name)
+    except KeyError as exc:
+        raise ValueError(str(exc.args[0])) from None
