@@ -153,7 +153,7 @@ def _option_key(loc: list[str]) -> str | None:
     """The flat option key (`temperature`, `user_temperature`) of a RunConfig error location."""
     if not loc:
         return None
-    if loc[0] in ("assistant_model", "play") and len(loc) > 1:
+    if loc[0] in ("assistant_model", "play", "scoring") and len(loc) > 1:
         return loc[1]
     if loc[0] == "user_model" and len(loc) > 1:
         return f"user_{loc[1]}"
