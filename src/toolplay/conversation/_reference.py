@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolplay.conversation._bus import MessageBus
+from toolplay.messages import Role
 from toolplay.scenarios import ReferenceTurn
 
 REFERENCE_USER = "reference"
@@ -17,21 +18,18 @@ REFERENCE_USER = "reference"
 
 def post_user(bus: MessageBus, text: str, t: int) -> None:
     """The user's utterance of reference turn `t`."""
-    bus.post(
-        "user",
-        "assistant",
-        visible_to=("user", "assistant"),
-        content=text,
-        turn=t,
-        from_reference=True,
-    )
+    _post_text(bus, "user", "assistant", text, t)
 
 
 def post_reply(bus: MessageBus, text: str, t: int) -> None:
     """The assistant's reply of reference turn `t`."""
+    _post_text(bus, "assistant", "user", text, t)
+
+
+def _post_text(bus: MessageBus, sender: Role, recipient: Role, text: str, t: int) -> None:
     bus.post(
-        "assistant",
-        "user",
+        sender,
+        recipient,
         visible_to=("user", "assistant"),
         content=text,
         turn=t,
