@@ -20,7 +20,7 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from toolplay.catalog import Catalog, build_catalog
-from toolplay.runs import OptionError, RunConfig
+from toolplay.runs import OptionError, RunConfig, option_keys
 
 console = Console()
 err_console = Console(stderr=True)
@@ -150,14 +150,12 @@ def _run_flags() -> set[str]:
 
 
 def _option_key(loc: list[str]) -> str | None:
-    """The flat option key (`temperature`, `user_temperature`) of a RunConfig error location."""
+    """The flat option key (`temperature`, `user_temperature`, `ci_level`) of a RunConfig
+    error location: the `option_keys` entry of its (section, field)."""
     if not loc:
         return None
-    if loc[0] in ("assistant_model", "play", "scoring") and len(loc) > 1:
-        return loc[1]
-    if loc[0] == "user_model" and len(loc) > 1:
-        return f"user_{loc[1]}"
-    return loc[0]
+    flat = {place: key for key, place in option_keys().items()}
+    return flat.get((loc[0], loc[1]), loc[0]) if len(loc) > 1 else loc[0]
 
 
 def _setting_problem(exc: ValidationError) -> str:

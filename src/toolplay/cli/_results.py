@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from toolplay.cli._app import _guard, app, console, plugins
+from toolplay.cli._ci import CiLevel, CiResamples, CiSeed, ci_settings
 from toolplay.report import (
     compare_runs,
     render_comparison,
@@ -19,9 +20,18 @@ from toolplay.runs import rescore_run
 
 
 @app.command()
-def score(run_dir: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
-    """Recompute every score of a stored run from its trajectories (no model calls)."""
-    summary = _guard(lambda: rescore_run(run_dir, plugins=plugins()))
+def score(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
+    ci_level: CiLevel = None,
+    ci_resamples: CiResamples = None,
+    ci_seed: CiSeed = None,
+) -> None:
+    """Recompute every score of a stored run from its trajectories (no model calls).
+
+    The intervals use the settings stored with the run unless a --ci-* flag is given.
+    """
+    settings = ci_settings(ci_level, ci_resamples, ci_seed)
+    summary = _guard(lambda: rescore_run(run_dir, plugins=plugins(), uncertainty=settings))
     render_summary(summary, console)
 
 
@@ -52,10 +62,16 @@ def compare(
     out: Annotated[
         Path | None, typer.Option(help="Also write the comparison as HTML to this file.")
     ] = None,
+    ci_level: CiLevel = None,
+    ci_resamples: CiResamples = None,
+    ci_seed: CiSeed = None,
 ) -> None:
-    """Compare runs side by side, with system-level agreement (one point per assistant, as
-    AutoDE's Table 2) and per-scenario agreement (Pearson, Spearman, ICC(3,1))."""
-    comparison = _guard(lambda: compare_runs(run_dirs, human))
+    """Compare runs: side by side, paired differences with intervals and p-values, agreement
+    per scenario and at system level (one point per assistant, as AutoDE's Table 2)."""
+    settings = ci_settings(ci_level, ci_resamples, ci_seed)
+    comparison = _guard(
+        lambda: compare_runs(run_dirs, human, uncertainty=settings, plugins=plugins())
+    )
     # The file first: a failure to write it is then the only thing printed.
     written = None
     if out is not None:

@@ -20,6 +20,7 @@ from rich.progress import (
 )
 
 from toolplay.cli._app import _guard, app, catalog, console, err_console, plugins
+from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
 from toolplay.clients import ModelOptions
 from toolplay.conversation import PlaySettings
 from toolplay.report import render_summary
@@ -150,10 +151,14 @@ def run(
         typer.Option(
             help="Any other setting KEY=VALUE (repeatable): a model option for the assistant "
             "(e.g. local_n_ctx=4096), user_KEY for a model-driven user's, a play setting "
-            "(e.g. max_rounds=8) or a scoring setting (e.g. slot_matching=lenient). "
+            "(e.g. max_rounds=8), a scoring setting (e.g. slot_matching=lenient), or ci_KEY "
+            "for the summary's intervals (e.g. ci_method=percentile). "
             "Unknown keys are refused with the list of known ones."
         ),
     ] = None,
+    ci_level: CiLevel = None,
+    ci_resamples: CiResamples = None,
+    ci_seed: CiSeed = None,
 ) -> None:
     """Play a suite with an assistant and a user, score it, and write the run directory."""
     flags = {
@@ -170,6 +175,9 @@ def run(
         "user_base_url": user_base_url,
         "user_api_key_env": user_api_key_env,
         "user_temperature": user_temperature,
+        "ci_level": ci_level,
+        "ci_resamples": ci_resamples,
+        "ci_seed": ci_seed,
     }
 
     given = {k: v for k, v in flags.items() if v is not None}

@@ -12,6 +12,7 @@ Two kinds of agreement, labelled apart:
 - **per dialogue**: scores compared per scenario id, averaged over a run's scored trials, so
   a static and a dynamic run of the same suite (or two assistants) pair up scenario by
   scenario. Only scenarios scored in both sides enter a pair's statistics (`n`).
+Beside both, the runs' paired differences with intervals and p-values (`_significance`).
 Human scores come from a CSV of `scenario_id,score` rows (a header row is optional); they
 should be on the same scale as the runs' scores (0–1) for ICC(3,1) to be meaningful, as
 ICC's consistency form forgives a constant offset but not a different scale.
@@ -35,7 +36,14 @@ from toolplay.report._metrics import (
     trial_count,
     trial_rows,
 )
-from toolplay.scoring import Agreement, SystemAgreement, agreement, system_agreement
+from toolplay.report._significance import Significance, run_scorers, significance
+from toolplay.scoring import (
+    Agreement,
+    SystemAgreement,
+    UncertaintySettings,
+    agreement,
+    system_agreement,
+)
 
 __all__ = [
     "Comparison",
@@ -83,6 +91,8 @@ class Comparison:
     systems: tuple[SystemAgreement, ...] = ()
     """System-level agreement per pair of methods (empty when no pair shares 2 assistants)."""
     system_metric: str | None = None
+    significance: Significance | None = None
+    """Paired differences (two runs) or pairwise differences and a ranking (more)."""
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -200,17 +210,27 @@ def _by_category(runs: Sequence[RunData]) -> tuple[str | None, list[tuple[str, t
     return metric, [(n, tuple(fmt(r.get(n, {}).get(metric)) for r in by_run)) for n in names]
 
 
-def compare_runs(run_dirs: Sequence[Path], human: Path | None = None) -> Comparison:
+def compare_runs(
+    run_dirs: Sequence[Path],
+    human: Path | None = None,
+    *,
+    uncertainty: UncertaintySettings | None = None,
+    plugins: Sequence[str] = (),
+) -> Comparison:
     """Load runs (and optional human scores) and compute every pairwise agreement.
 
     Args:
         run_dirs: Two or more run directories (one is allowed when `human` is given).
         human: A CSV of human scores per scenario.
+        uncertainty: Settings of the paired intervals and tests (default 95 %, 2,000
+            resamples, seed 0).
+        plugins: Plugin modules to load besides the runs' own (their scorers say how
+            their metrics decompose for the paired tests).
 
     Returns:
         The comparison: side-by-side metrics, per-category scores, pairwise agreement
-        (every pair of runs, then every run against the human scores) and per-scenario
-        scores.
+        (every pair of runs, then every run against the human scores), per-scenario
+        scores, and whether the runs' differences are significant (two or more runs).
 
     Raises:
         ReportError: Too few sources to compare, an unreadable run or CSV, or human scores
@@ -248,6 +268,11 @@ def compare_runs(run_dirs: Sequence[Path], human: Path | None = None) -> Compari
         scenario_rows=scenario_rows,
         systems=systems,
         system_metric=system_metric,
+        significance=significance(
+            labels, runs, uncertainty or UncertaintySettings(), run_scorers(runs, plugins)
+        )
+        if len(runs) >= 2
+        else None,
     )
 
 

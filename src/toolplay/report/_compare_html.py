@@ -11,6 +11,7 @@ from toolplay.report._charts import Point, scatter_plot
 from toolplay.report._compare import Comparison, spread, stat_cells, system_cells
 from toolplay.report._metrics import fmt
 from toolplay.report._page import render_page
+from toolplay.report._significance_cells import significance_context
 from toolplay.store import write_atomic
 
 __all__ = ["build_comparison", "write_comparison"]
@@ -55,6 +56,7 @@ def build_comparison(comparison: Comparison, *, human_file: Path | None = None) 
         category_metric=comparison.category_metric,
         pairs=pairs,
         sources=comparison.sources,
+        significance=significance_context(comparison.significance),
         scenario_rows=[
             {"id": sid, "cells": [fmt(v) for v in row], "spread": fmt(spread(row))}
             for sid, row in rows

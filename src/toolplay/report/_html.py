@@ -17,6 +17,13 @@ from typing import Any
 
 from toolplay.report._data import RunData, load_run
 from toolplay.report._evidence import extract_evidence
+from toolplay.report._intervals import (
+    ci_header,
+    interval_text,
+    summary_uncertainty,
+    uncertainty_context,
+    with_intervals,
+)
 from toolplay.report._metrics import (
     COUNT_KEYS,
     GROUP_SECTIONS,
@@ -85,6 +92,10 @@ def _cards(run: RunData, metrics: list[tuple[str, Any]]) -> list[dict[str, str]]
     if cards:
         cards[0]["cls"] = "primary"
         cards[0]["note"] = f"over {scored} scored conversation(s)"
+        uncertainty = summary_uncertainty(summary)
+        interval = uncertainty.metrics.get(cards[0]["key"]) if uncertainty else None
+        if uncertainty and interval and interval.low is not None:
+            cards[0]["note"] += f" · {ci_header(uncertainty)} {interval_text(interval)}"
     trials = trial_count(summary, run.config)
     total = summary.get("scenarios", len(run.entries))
     errors = summary.get("errors", sum(e["status"] == "error" for e in run.entries))
@@ -172,8 +183,12 @@ def build_report(run: RunData) -> str:
         if (chart := group_chart(f"Score {titles[key].lower()}", group)) is not None
     ] + distribution_charts(run)
     group_tables = []
+    uncertainty = summary_uncertainty(summary)
     for key, group in groups.items():
         columns, rows = group_table(group)
+        if uncertainty is not None:
+            intervals = uncertainty.breakdowns.get(key)
+            columns, rows = with_intervals(columns, rows, intervals, ci_header(uncertainty))
         group_tables.append(
             {
                 "title": titles[key],
@@ -208,6 +223,7 @@ def build_report(run: RunData) -> str:
         extra_tables=_extra_tables(summary),
         trial_rows=[(r.k, fmt(r.pass_hat_k), fmt(r.scenarios)) for r in trial_rows(summary)],
         trial_spread=_trial_spread(summary),
+        uncertainty=uncertainty_context(run),
         usage=[
             ("prompt", fmt(usage.get("prompt_tokens", 0))),
             ("completion", fmt(usage.get("completion_tokens", 0))),

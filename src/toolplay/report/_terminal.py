@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from toolplay.report._compare import Comparison, stat_cells, system_cells
+from toolplay.report._intervals import ci_header, interval_text, summary_uncertainty, with_intervals
 from toolplay.report._metrics import (
     COUNT_KEYS,
     GROUP_SECTIONS,
@@ -23,6 +24,7 @@ from toolplay.report._metrics import (
     trial_count,
     trial_rows,
 )
+from toolplay.report._terminal_stats import render_significance, render_trial_power
 from toolplay.runs import RunSummary
 
 __all__ = ["render_comparison", "render_summary"]
@@ -59,20 +61,31 @@ def render_summary(summary: RunSummary | dict[str, Any], console: Console) -> No
         f" · {summary.get('mode', '?')} · user {summary.get('user', '?')}",
     )
     console.print(title)
-    head = _table("Results", "metric", "value")
+    uncertainty = summary_uncertainty(summary)
+    ci = [ci_header(uncertainty)] if uncertainty and uncertainty.metrics else []
+    head = _table("Results", "metric", "value", *ci)
     trials = trial_count(summary)
     _row(head, "scenario trials" if trials > 1 else "scenarios", fmt(summary.get("scenarios")))
     _row(head, "completed", fmt(summary.get("completed")))
     _row(head, "infrastructure errors", fmt(summary.get("errors")))
     for key, value in ordered_metrics(summary.get("metrics") or {}):
         if key not in COUNT_KEYS:  # counts are the rows above
-            _row(head, key, fmt(value))
+            interval = uncertainty.metrics.get(key) if uncertainty else None
+            cell = interval_text(interval) if interval else ""  # counts have none
+            _row(head, key, fmt(value), *([cell] if ci else []))
+    headline = summary.get("metrics") or {}
+    for key, interval in uncertainty.metrics.items() if uncertainty else ():
+        if key not in headline:  # a scorer that declares no parts: its mean scenario score
+            _row(head, key, fmt(interval.estimate), interval_text(interval))
     console.print(head)
     for key, title_text in GROUP_SECTIONS:
         groups = summary.get(key)
         if not isinstance(groups, dict) or not groups:
             continue
         columns, rows = group_table(groups)
+        if uncertainty is not None:
+            intervals = uncertainty.breakdowns.get(key)
+            columns, rows = with_intervals(columns, rows, intervals, ci_header(uncertainty))
         table = _table(title_text, key.removeprefix("by_").rstrip("s"), *columns)
         for name, values in rows:
             _row(table, name, *(fmt(values.get(c)) for c in columns))
@@ -83,6 +96,7 @@ def render_summary(summary: RunSummary | dict[str, Any], console: Console) -> No
             parts = [f"{k} {fmt(v)}" for k, v in flatten(value).items()]
             console.print(Text(f"{key.replace('_', ' ')}: " + " · ".join(parts)), soft_wrap=True)
     _render_trials(summary, console)
+    render_trial_power(summary, console)
     _render_termination(summary, console)
     usage = summary.get("usage") or {}
     if usage.get("calls"):
@@ -106,9 +120,13 @@ def _render_trials(summary: dict[str, Any], console: Console) -> None:
     if not rows or trial_count(summary) < 2:
         return  # with one trial pass^1 is the perfect rate and there is no spread to show
     section = summary["trials"]
-    table = _table("Trials: pass^k", "k", "pass^k", "scenarios with k trials")
+    uncertainty = summary_uncertainty(summary)
+    passes = uncertainty.pass_hat_k if uncertainty else {}
+    ci = [ci_header(uncertainty)] if uncertainty and passes else []
+    table = _table("Trials: pass^k", "k", "pass^k", *ci, "scenarios with k trials")
     for row in rows:
-        _row(table, row.k, fmt(row.pass_hat_k), fmt(row.scenarios))
+        interval = [interval_text(passes.get(row.k))] if ci else []
+        _row(table, row.k, fmt(row.pass_hat_k), *interval, fmt(row.scenarios))
     console.print(table)
     if section.get("score_mean") is not None:
         spread = fmt({"mean": section.get("score_mean"), "std": section.get("score_std")})
@@ -200,3 +218,4 @@ def render_comparison(comparison: Comparison, console: Console) -> None:
             style="dim",
         )
     )
+    render_significance(comparison.significance, console)

@@ -43,6 +43,7 @@ from toolplay.runs._summary import (
     build_summary,
 )
 from toolplay.runs._trials import TrialStatistics, pass_hat_k, succeeded, trial_statistics
+from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
 
 __all__ = [
     "SCHEMAS",
@@ -63,6 +64,7 @@ __all__ = [
     "RunError",
     "RunHeader",
     "RunSummary",
+    "RunUncertainty",
     "SelectionError",
     "SqliteResponseCache",
     "TrialStatistics",
@@ -78,6 +80,7 @@ __all__ = [
     "rescore_run",
     "role_settings",
     "run_identity",
+    "run_uncertainty",
     "scenario_info",
     "select_scenarios",
     "stored_config",

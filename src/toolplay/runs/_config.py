@@ -1,16 +1,17 @@
 """The resolved configuration of a run, stored with it, and the one definition of every option.
 
 A run's settings are typed: `PlaySettings` (how scenarios are played), `ScoringSettings` (what
-a score means, e.g. AutoDE's slot matching), and a `ModelOptions`
-each for the assistant's model and for a model-driven user's (`user_model`, whose unset fields
-fall back to the assistant's). Every value is checked when the config is built, before anything
-is loaded or written, naming the option.
+a score means, e.g. AutoDE's slot matching), a `ModelOptions` each for the assistant's model
+and for a model-driven user's (`user_model`, whose unset fields fall back to the assistant's),
+and `UncertaintySettings` (how the summary's intervals are made). Every value is checked when
+the config is built, before anything is loaded or written, naming the option.
 
 `--option KEY=VALUE` reaches the same fields by flat key (`option_keys`): a field of
 `ModelOptions` is the assistant's, `user_` + that field the user's, a field of `PlaySettings` is
 play's, a field of `ScoringSettings` is scoring's (`toolplay score` reads it back from the
-stored config). An unknown key is refused, listing the known ones. CLI help, validation and
-the stored `config.json` all come from these models.
+stored config), `ci_` + a field of `UncertaintySettings` the intervals'. An unknown key is
+refused, listing the known ones. CLI help, validation and the stored `config.json` all come
+from these models.
 
 Version 1 configs (before the settings were typed: one flat `options` dict and a top-level
 `system_prompt`) are migrated on load, so run folders written then keep resuming and scoring.
@@ -26,12 +27,12 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from toolplay.clients import OPERATIONAL, ModelOptions
 from toolplay.conversation import PlaySettings
 from toolplay.scenarios import check_augmentation
-from toolplay.scoring import ScoringSettings
+from toolplay.scoring import ScoringSettings, UncertaintySettings
 
 CONFIG_VERSION = 2
 USER_PREFIX = "user_"
-SECTIONS = ("assistant_model", "user_model", "play", "scoring")
-"""The config's settings sections `--option` keys fill."""
+CI_PREFIX = "ci_"
+_SECTIONS = ("assistant_model", "user_model", "play", "scoring", "uncertainty")
 
 
 class OptionError(ValueError):
@@ -48,6 +49,8 @@ def option_keys() -> dict[str, tuple[str, str]]:
         keys[name] = ("play", name)
     for name in ScoringSettings.model_fields:
         keys[name] = ("scoring", name)
+    for name in UncertaintySettings.model_fields:
+        keys[CI_PREFIX + name] = ("uncertainty", name)
     return keys
 
 
@@ -63,7 +66,7 @@ def apply_options(data: dict[str, Any], options: dict[str, Any]) -> dict[str, An
         raise OptionError(
             f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(keys))}"
         )
-    merged = {key: dict(data.get(key) or {}) for key in SECTIONS}
+    merged = {key: dict(data.get(key) or {}) for key in _SECTIONS}
     for key, value in options.items():
         section, field = keys[key]
         merged[section][field] = value
@@ -102,6 +105,11 @@ class RunConfig(BaseModel):
     )
     plugins: list[str] = Field(
         default_factory=list, description="Plugin modules loaded besides the installed ones."
+    )
+    uncertainty: UncertaintySettings = Field(
+        default_factory=UncertaintySettings,
+        description="How the summary's confidence intervals are computed (not part of the "
+        "run's identity: --resume may change them).",
     )
 
     @field_validator("augment")
@@ -143,11 +151,12 @@ def run_identity(config: RunConfig) -> dict[str, Any]:
     """What a run's results depend on: the config less its operational settings.
 
     `--resume` may change the operational ones (concurrency, timeouts, retries, the cache
-    file, threads); anything else must match the stored run, the plugins included (they
-    define what the suite, mode and scorer names mean).
+    file, threads) and how the summary's intervals are computed (`uncertainty`); anything
+    else must match the stored run, the plugins included (they define what the suite, mode
+    and scorer names mean).
     """
     identity = config.model_dump(
-        mode="json", exclude={"resume", "concurrency", "out", "cache"}
+        mode="json", exclude={"resume", "concurrency", "out", "cache", "uncertainty"}
     )
     for section in ("assistant_model", "user_model"):
         identity[section] = {

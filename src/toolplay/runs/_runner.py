@@ -31,6 +31,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+from pydantic import ValidationError
+
 from toolplay import __version__
 from toolplay.catalog import Catalog, CatalogError, build_catalog
 from toolplay.clients import RoleOptionError
@@ -49,7 +51,12 @@ from toolplay.runs._restore import restore_files, stored_records
 from toolplay.runs._select import select_scenarios
 from toolplay.runs._summary import RunHeader, RunSummary, build_summary
 from toolplay.scenarios import Scenario, Suite
-from toolplay.scoring import ScenarioScore, ScoringContext, score_trajectory
+from toolplay.scoring import (
+    ScenarioScore,
+    ScoringContext,
+    UncertaintySettings,
+    score_trajectory,
+)
 from toolplay.store import (
     CONFIG_FILE,
     SUITE_IDS,
@@ -61,6 +68,9 @@ from toolplay.store import (
 )
 
 logger = logging.getLogger(__name__)
+
+_UNCERTAINTY = "uncertainty"
+"""Store meta key of the interval settings (not part of the run's identity)."""
 
 Progress = Callable[[int, int], None]
 """Called with (finished, total) after every scenario trial."""
@@ -260,6 +270,7 @@ async def execute_run(
     try:
         store.set_meta("roles", roles)
         store.set_meta(SUITE_IDS, sorted(s.id for s in suite.scenarios))
+        store.set_meta(_UNCERTAINTY, config.uncertainty.model_dump(mode="json"))
         write_json(config.out / CONFIG_FILE, config.model_dump(mode="json"))
         restore_files(store, config.out)
         done = store.done()
@@ -329,7 +340,9 @@ async def execute_run(
                 "response cache %s: %d hits, %d misses", cache.path, cache.hits, cache.misses
             )
         header = run_header(config, suite, mode_name, context, roles, catalog.plugins)
-        summary = build_summary(scenarios, store.results(), header, catalog.scorers)
+        summary = build_summary(
+            scenarios, store.results(), header, catalog.scorers, uncertainty=config.uncertainty
+        )
         write_json(config.out / SUMMARY_FILE, summary.to_json())
         return summary
     finally:
@@ -337,6 +350,14 @@ async def execute_run(
         await _close_roles(assistant, user)
         if cache is not None:
             cache.close()
+
+
+def _stored_uncertainty(store: RunStore) -> UncertaintySettings:
+    """The interval settings a run's summary was last made with (defaults when unreadable)."""
+    try:
+        return UncertaintySettings.model_validate(store.get_meta(_UNCERTAINTY))
+    except ValidationError:
+        return UncertaintySettings()
 
 
 def stored_config(run_dir: Path, store: RunStore) -> RunConfig:
@@ -353,10 +374,13 @@ def rescore_run(
     catalog: Catalog | None = None,
     plugins: Sequence[str] = (),
     context: ScoringContext | None = None,
+    uncertainty: UncertaintySettings | None = None,
 ) -> RunSummary:
     """Recompute every score of a stored run from its trajectories; no model is called.
 
     Without a `catalog`, the run's own plugins and `plugins` are loaded besides the built-ins.
+    The summary's intervals use `uncertainty` (default: the settings stored with the run,
+    else the defaults), which are stored with the run for the next `rescore_run`.
     """
     store = RunStore.in_dir(run_dir, exclusive=True)
     try:
@@ -381,7 +405,11 @@ def rescore_run(
             store.update_score(result.scenario_id, result.trial, score.model_dump(mode="json"))
         restore_files(store, run_dir)  # the files follow the new scores (and any damage heals)
         header = run_header(config, suite, mode, context, roles, catalog.plugins)
-        summary = build_summary(scenarios, store.results(), header, catalog.scorers)
+        settings = uncertainty or _stored_uncertainty(store)
+        store.set_meta(_UNCERTAINTY, settings.model_dump(mode="json"))
+        summary = build_summary(
+            scenarios, store.results(), header, catalog.scorers, uncertainty=settings
+        )
         write_json(run_dir / SUMMARY_FILE, summary.to_json())
         return summary
     finally:

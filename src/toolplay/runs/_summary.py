@@ -6,7 +6,9 @@ same bytes as an uninterrupted one. Trials ended by an infrastructure error are 
 `error_list` and kept out of every score. Trials the store does not hold at all (a run
 interrupted and not yet resumed, or rows dropped as damaged) are counted under `missing` and
 listed under `missing_list`; both keys appear only when some trial is missing. `trials` holds
-pass^k and the score's mean ± std over trials.
+pass^k and the score's mean ± std over trials. `uncertainty` holds the confidence intervals of
+the headline figures and the trial power (`_uncertainty`), with the settings that produced
+them; the runner and `rescore_run` always write it.
 
 `RunSummary` is published as JSON Schema (`toolplay schema summary`); `summary_version`
 changes when a field changes meaning or disappears.
@@ -23,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from toolplay.messages import Trajectory, Usage
 from toolplay.runs._trials import TrialStatistics, trial_statistics
+from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
 from toolplay.scenarios import Scenario, augmentation_of
 from toolplay.scoring import (
     MethodSummary,
@@ -32,6 +35,7 @@ from toolplay.scoring import (
     Scorer,
     ToolTalkGroup,
     ToolTalkTotals,
+    UncertaintySettings,
     aggregate,
     group_counts,
 )
@@ -113,6 +117,10 @@ class RunSummary(BaseModel):
     error_types: dict[str, int] | None = None
     splits: dict[str, ToolTalkGroup] | None = None
     trials: TrialStatistics
+    uncertainty: RunUncertainty | None = Field(
+        default=None,
+        description="Confidence intervals of the headline figures, and trial power.",
+    )
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form: optional sections that do not apply are left out."""
@@ -125,8 +133,13 @@ def build_summary(
     results: Sequence[StoredResult],
     header: RunHeader,
     scorers: Mapping[str, Scorer],
+    *,
+    uncertainty: UncertaintySettings | None = None,
 ) -> RunSummary:
-    """The run summary: counts, errors, terminations, usage and method metrics."""
+    """The run summary: counts, errors, terminations, usage and method metrics.
+
+    With `uncertainty` settings it also holds the intervals and trial power they produce.
+    """
     by_id = {s.id: s for s in scenarios}
     scored: list[Scored] = []
     errors: list[ErrorEntry] = []
@@ -172,6 +185,9 @@ def build_summary(
         error_types=method.error_types,
         splits=method.splits,
         trials=trial_statistics([r.score for r in scored], header.trials),
+        uncertainty=None
+        if uncertainty is None
+        else run_uncertainty(scored, header.trials, uncertainty, scorers),
     )
 
 

@@ -1,9 +1,27 @@
-"""The built-in scoring methods with their metrics, as the catalog registers them."""
+"""The built-in scoring methods with their metrics, as the catalog registers them.
+
+Each also declares how its headline metrics decompose into per-scenario parts
+(`_decomposition`), which the run summary's confidence intervals and `compare`'s paired tests
+resample.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from toolplay.scoring._autode import aggregate_slots, score_slots
-from toolplay.scoring._milestones import aggregate_milestones, score_milestones
+from toolplay.scoring._decomposition import (
+    MEAN_PARTS,
+    MetricPart,
+    MetricParts,
+    Parts,
+    evidence_part,
+    perfect_part,
+    score_part,
+    with_evidence,
+)
+from toolplay.scoring._evidence import MilestoneEvidence, SlotEvidence, ToolTalkEvidence
+from toolplay.scoring._milestones import PERFECT, aggregate_milestones, score_milestones
 from toolplay.scoring._scorer import Metric, Scorer, mean_score
 from toolplay.scoring._state import score_state
 from toolplay.scoring._tooltalk import reproduces_reference, score_tooltalk
@@ -14,6 +32,60 @@ _MACRO = (
     "macro average over dialogues per trial, then the mean over trials (± the sample std "
     "over trials in over_trials)"
 )
+
+
+def _milestone(value: Callable[[MilestoneEvidence], float]) -> MetricPart:
+    return MetricPart(evidence_part(MilestoneEvidence, lambda e: (value(e), 1.0)))
+
+
+def _tooltalk(value: Callable[[ToolTalkEvidence], tuple[float, float]]) -> Parts:
+    return evidence_part(ToolTalkEvidence, value)
+
+
+def _slot(value: Callable[[SlotEvidence], float]) -> MetricPart:
+    return MetricPart(evidence_part(SlotEvidence, lambda e: (value(e), 1.0)))
+
+
+MILESTONE_PARTS = MetricParts(
+    {
+        "similarity": MetricPart(score_part),
+        "milestone_similarity": _milestone(lambda e: e.milestone_similarity),
+        "perfect_rate": MetricPart(perfect_part(PERFECT)),
+        "turn_count": _milestone(lambda e: float(e.turn_count)),
+    },
+    primary="similarity",
+    category="similarity",
+)
+"""Means over scenario trials (`aggregate_milestones`)."""
+
+TOOLTALK_PARTS = MetricParts(
+    {
+        "precision": MetricPart(_tooltalk(lambda e: (e.counts.matches, e.counts.predictions))),
+        "recall": MetricPart(_tooltalk(lambda e: (e.counts.matches, e.counts.ground_truth))),
+        "incorrect_action_rate": MetricPart(
+            _tooltalk(lambda e: (e.counts.incorrect_actions, e.counts.actions)), empty=0.0
+        ),
+        "success_rate": MetricPart(_tooltalk(lambda e: (e.counts.successes, 1.0))),
+        "soft_success_rate": MetricPart(_tooltalk(lambda e: (e.soft_success, 1.0))),
+    },
+    primary="success_rate",
+    splits=True,
+    counts=with_evidence(ToolTalkEvidence),
+)
+"""Micro averages: counts summed over conversations, then divided (`aggregate_tooltalk`)."""
+
+SLOT_PARTS = MetricParts(
+    {
+        "slot_precision": _slot(lambda e: e.slot_precision),
+        "slot_recall": _slot(lambda e: e.slot_recall),
+        "slot_f1": _slot(lambda e: e.slot_f1),
+    },
+    primary="slot_f1",
+    category="slot_f1",
+    per_trial=True,
+    counts=with_evidence(SlotEvidence),
+)
+"""Macro averages over dialogues, per trial then over trials (`aggregate_slots`)."""
 
 
 def builtin_scorers() -> list[Scorer]:
@@ -28,6 +100,7 @@ def builtin_scorers() -> list[Scorer]:
                 Metric("perfect_rate", "Share of scenario trials scoring 1."),
             ),
             "Final world state compared with the reference solution's, table by table.",
+            parts=MEAN_PARTS,
         ),
         Scorer(
             "milestones",
@@ -55,6 +128,7 @@ def builtin_scorers() -> list[Scorer]:
                 ),
             ),
             "ToolSandbox: milestones and minefields over a DAG, matched to the trajectory.",
+            parts=MILESTONE_PARTS,
         ),
         Scorer(
             "tooltalk",
@@ -96,6 +170,7 @@ def builtin_scorers() -> list[Scorer]:
             "ToolTalk: conversation-wide greedy call matching with per-tool rules.",
             reference_check=reproduces_reference,
             needs_similarity=True,
+            parts=TOOLTALK_PARTS,
         ),
         Scorer(
             "slots",
@@ -134,5 +209,6 @@ def builtin_scorers() -> list[Scorer]:
             ),
             "AutoDE: slot precision/recall/F1 of the first call to the label's function, by the "
             "reference's rules (cleaning, exact values; slot_matching=lenient to forgive).",
+            parts=SLOT_PARTS,
         ),
     ]

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from toolplay.messages import Trajectory
 from toolplay.scenarios import ReferenceCall, Scenario, ScenarioSetup
 from toolplay.scoring._aggregates import MethodSummary, MetricValues
+from toolplay.scoring._decomposition import MetricParts
 from toolplay.scoring._evidence import ScenarioScore
 from toolplay.scoring._result import ScoringContext
 
@@ -58,6 +59,9 @@ class Scorer:
     result, or a failure where an exception is recorded)."""
     needs_similarity: bool = False
     """It compares free text with the embedding model (loaded lazily, recorded with the run)."""
+    parts: MetricParts | None = None
+    """How its headline metrics decompose into per-scenario parts, for confidence intervals
+    and paired tests (None: read as the mean scenario score, as `mean_score` reports it)."""
 
 
 def score_trajectory(
