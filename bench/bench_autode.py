@@ -17,9 +17,10 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from toolplay.catalog import build_catalog
+from toolplay.conversation import Mode, PlayRequest
+from toolplay.messages import Trajectory
 from toolplay.roles import OracleAssistant, ScriptedUser
-from toolplay.runs import MODES
-from toolplay.scenarios import load_suite
 from toolplay.scoring import ScoringContext, score_slots
 from toolplay.validate import _validate
 
@@ -33,13 +34,15 @@ def timed(action: Callable[[], T]) -> tuple[T, float, float]:
 
 
 def main() -> None:
-    suite, load_wall, load_cpu = timed(lambda: load_suite("autode"))
+    catalog = build_catalog(installed=False)
+    suite, load_wall, load_cpu = timed(lambda: catalog.load_suite("autode"))
     count = len(suite.scenarios)
     print(f"load {count} scripts: {load_wall:.2f}s wall, {load_cpu:.2f}s cpu")
     for mode in ("dynamic", "static"):
+        chosen = catalog.mode(suite.mode(mode))
 
-        def validate(mode: str = mode) -> list[str]:
-            return asyncio.run(_validate(suite.scenarios, mode, ScoringContext()))
+        def validate(chosen: Mode = chosen) -> list[str]:
+            return asyncio.run(_validate(catalog, suite.scenarios, chosen, ScoringContext()))
 
         failures, wall, cpu = timed(validate)
         per = 1000 * wall / count
@@ -48,15 +51,18 @@ def main() -> None:
             f"{len(failures)} failure(s)"
         )
 
-    async def play_all() -> list[object]:
+    setups = [catalog.setup(s) for s in suite.scenarios]
+    dynamic = catalog.mode("dynamic")
+
+    async def play_all() -> list[Trajectory]:
         return [
-            await MODES["dynamic"](s, OracleAssistant(), ScriptedUser(), 0, {})
-            for s in suite.scenarios
+            await dynamic.play(PlayRequest(setup, OracleAssistant(), ScriptedUser()))
+            for setup in setups
         ]
 
     trajectories = asyncio.run(play_all())
     _, wall, cpu = timed(
-        lambda: [score_slots(s, t) for s, t in zip(suite.scenarios, trajectories, strict=True)]
+        lambda: [score_slots(s, t) for s, t in zip(setups, trajectories, strict=True)]
     )
     print(
         f"baseline, scoring only: {wall:.3f}s wall, {cpu:.3f}s cpu, "

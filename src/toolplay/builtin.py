@@ -15,6 +15,7 @@ from toolplay.scenarios import (
     Suite,
     autode_suite,
     folder_suite,
+    import_autode_data,
     import_tooltalk,
     variant_suite,
 )
@@ -27,6 +28,10 @@ SANDBOX = (
     "scenarios plus generated world-state variants, each under 8 tool augmentations."
 )
 AUTODE = "AutoDE-style user scripts over the sandbox tools, scored by slot precision/recall/F1."
+AUTODE_DATA = (
+    "An AutoDE checkout (datasets/data_v1_2.jsonl, API_list.xlsx): the official benchmark, "
+    "played under AutoDE's protocol; ?required=marked for the sheet's own required slots."
+)
 
 
 def _autode_builtin(argument: str, context: LoadContext) -> Suite:
@@ -65,3 +70,4 @@ def register(catalog: Catalog) -> None:
         "A file or folder of AutoDE-style user scripts (format: toolplay.scenarios._autode).",
         "PATH",
     )
+    catalog.add_importer("autode-data", import_autode_data, AUTODE_DATA, "DIR")

@@ -37,7 +37,7 @@ from toolplay.scenarios import (
     resolve_suite,
     setup_scenario,
 )
-from toolplay.scoring import Scorer, ScoringContext, scoring_context
+from toolplay.scoring import Scorer, ScoringContext, ScoringSettings, scoring_context
 from toolplay.tools import Domain, ToolCatalog
 
 logger = logging.getLogger(__name__)
@@ -171,11 +171,14 @@ class Catalog:
             raise CatalogError(f"no scorer for evaluation {evaluation!r}; known: {known}")
         return found
 
-    def scoring_context(self, scenarios: Iterable[Scenario]) -> ScoringContext:
-        """The scoring resources the methods of `scenarios` need (loaded lazily)."""
+    def scoring_context(
+        self, scenarios: Iterable[Scenario], settings: ScoringSettings | None = None
+    ) -> ScoringContext:
+        """The scoring resources the methods of `scenarios` need (loaded lazily), with the
+        run's scoring `settings` (default: none changed)."""
         methods = {s.evaluation for s in scenarios}
         needs = any(self.scorer(m).needs_similarity for m in methods if m in self._scorers)
-        return scoring_context(needs)
+        return scoring_context(needs, settings)
 
     def build_assistant(
         self,

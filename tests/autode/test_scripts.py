@@ -88,6 +88,7 @@ def test_a_script_becomes_a_slots_scenario(tmp_path: Path) -> None:
         "name": "modify_contact",
         "arguments": {"person_id": "c-1", "phone_number": "+14085550112"},
         "accept": {},
+        "cleaning": "json",
     }
     assert change.categories == ["multiple_user_turn", "multiple_tool_call", "contacts"]
     assert change.world.tables["contacts"][0]["name"] == "Ana Silva"

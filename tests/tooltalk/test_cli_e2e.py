@@ -104,5 +104,12 @@ def test_replay_with_call_cap_and_no_docs(tooltalk_dir: Path, tmp_path: Path) ->
     assert summary["counts"]["matches"] == 3
     assert summary["counts"]["ground_truth"] == 7
     config = json.loads((out / "config.json").read_text())
-    assert config["play"] == {"system_prompt": None, "max_calls_per_turn": 1}
+    assert config["play"] == {
+        "system_prompt": None,
+        "user_prompt": None,
+        "max_calls_per_turn": 1,
+        "max_rounds": None,
+        "stop_marker": None,
+        "submit_text": None,
+    }
     assert config["augment"] == ["no_docs"]

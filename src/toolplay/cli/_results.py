@@ -49,7 +49,13 @@ def report(
 
 @app.command()
 def compare(
-    run_dirs: Annotated[list[Path], typer.Argument(help="Two or more run directories.")],
+    run_dirs: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Two or more run directories, each optionally named METHOD:ASSISTANT=DIR "
+            "for system-level agreement (e.g. human:gpt35=runs/h1 dynamic:gpt35=runs/d1)."
+        ),
+    ],
     human: Annotated[
         Path | None, typer.Option(help="CSV of human scores: scenario_id,score per row.")
     ] = None,
@@ -60,7 +66,8 @@ def compare(
     ci_resamples: CiResamples = None,
     ci_seed: CiSeed = None,
 ) -> None:
-    """Compare runs: side by side, paired differences with intervals and p-values, agreement."""
+    """Compare runs: side by side, paired differences with intervals and p-values, agreement
+    per scenario and at system level (one point per assistant, as AutoDE's Table 2)."""
     settings = ci_settings(ci_level, ci_resamples, ci_seed)
     comparison = _guard(
         lambda: compare_runs(run_dirs, human, uncertainty=settings, plugins=plugins())

@@ -70,6 +70,31 @@ def _parse_options(items: list[str]) -> dict[str, Any]:
     return parsed
 
 
+PROMPT_SUFFIXES = (".txt", ".md", ".prompt")
+
+
+def prompt_text(value: str | None, flag: str) -> str | None:
+    """A prompt option's text: the contents of the file it names, else the value itself.
+
+    A value that can only be meant as a file (no spaces, and a prompt-file suffix or a path
+    separator) but names none is refused, so a typo never becomes the prompt.
+    """
+    if value is None:
+        return None
+    path = Path(value).expanduser()
+    if path.is_file():
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise typer.BadParameter(f"cannot read {path}: {exc}", param_hint=flag) from exc
+    looks_like_file = not any(c.isspace() for c in value) and (
+        path.suffix in PROMPT_SUFFIXES or "/" in value
+    )
+    if looks_like_file:
+        raise typer.BadParameter(f"no such file: {value}", param_hint=flag)
+    return value
+
+
 @app.command()
 def run(
     suite: Annotated[str, typer.Option(help=_help(RunConfig, "suite"))] = "quick",
@@ -83,6 +108,9 @@ def run(
     resume: Annotated[bool, typer.Option(help=_help(RunConfig, "resume"))] = False,
     system_prompt: Annotated[
         str | None, typer.Option(help=_help(PlaySettings, "system_prompt"))
+    ] = None,
+    user_prompt: Annotated[
+        str | None, typer.Option(help=_help(PlaySettings, "user_prompt"))
     ] = None,
     augment: Annotated[
         list[str] | None,
@@ -122,8 +150,9 @@ def run(
         list[str] | None,
         typer.Option(
             help="Any other setting KEY=VALUE (repeatable): a model option for the assistant "
-            "(e.g. local_n_ctx=4096), user_KEY for a model-driven user's, a play setting, or "
-            "ci_KEY for the summary's intervals (e.g. ci_method=percentile). "
+            "(e.g. local_n_ctx=4096), user_KEY for a model-driven user's, a play setting "
+            "(e.g. max_rounds=8), a scoring setting (e.g. slot_matching=lenient), or ci_KEY "
+            "for the summary's intervals (e.g. ci_method=percentile). "
             "Unknown keys are refused with the list of known ones."
         ),
     ] = None,
@@ -134,7 +163,8 @@ def run(
     """Play a suite with an assistant and a user, score it, and write the run directory."""
     flags = {
         "max_calls_per_turn": max_calls_per_turn,
-        "system_prompt": system_prompt,
+        "system_prompt": prompt_text(system_prompt, "--system-prompt"),
+        "user_prompt": prompt_text(user_prompt, "--user-prompt"),
         "base_url": base_url,
         "api_key_env": api_key_env,
         "temperature": temperature,

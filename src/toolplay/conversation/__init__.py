@@ -4,6 +4,12 @@
 """
 
 from toolplay.conversation._acting import Stop
+from toolplay.conversation._autode_protocol import (
+    autode_protocol_modes,
+    play_autode_protocol,
+    play_autode_protocol_static,
+    protocol_prompt,
+)
 from toolplay.conversation._bus import MessageBus
 from toolplay.conversation._conversation import (
     END_CONVERSATION,
@@ -14,7 +20,6 @@ from toolplay.conversation._conversation import (
 )
 from toolplay.conversation._environment import Environment, execution_order
 from toolplay.conversation._modes import (
-    REFERENCE_USER,
     builtin_modes,
     play_autode_static,
     play_dynamic,
@@ -22,15 +27,20 @@ from toolplay.conversation._modes import (
 )
 from toolplay.conversation._play import (
     DEFAULT_MAX_CALLS_PER_TURN,
+    DEFAULT_MAX_ROUNDS,
+    DEFAULT_STOP_MARKER,
     Mode,
     PlayFunction,
     PlayRequest,
     PlaySettings,
 )
 from toolplay.conversation._prompts import DEFAULT_SYSTEM_PROMPT, scenario_prompt, system_prompt
+from toolplay.conversation._reference import REFERENCE_USER
 
 __all__ = [
     "DEFAULT_MAX_CALLS_PER_TURN",
+    "DEFAULT_MAX_ROUNDS",
+    "DEFAULT_STOP_MARKER",
     "DEFAULT_SYSTEM_PROMPT",
     "END_CONVERSATION",
     "REFERENCE_USER",
@@ -43,12 +53,16 @@ __all__ = [
     "PlayRequest",
     "PlaySettings",
     "Stop",
+    "autode_protocol_modes",
     "builtin_modes",
     "execution_order",
     "offered_tools",
+    "play_autode_protocol",
+    "play_autode_protocol_static",
     "play_autode_static",
     "play_dynamic",
     "play_static",
+    "protocol_prompt",
     "renamed",
     "scenario_prompt",
     "system_prompt",

@@ -41,15 +41,27 @@ class Acted(NamedTuple):
     """Tool calls it made."""
     capped: bool
     """It reached the call cap before answering in text."""
+    ended: bool = False
+    """It made a call that `ends_on` accepts (and was not asked again)."""
 
 
 class Conversation:
     """One scenario trial in play (see the module docstring)."""
 
-    def __init__(self, request: PlayRequest, prompt: str) -> None:
+    def __init__(
+        self, request: PlayRequest, prompt: str, *, presentation: ToolPresentation | None = None
+    ) -> None:
+        """Start the conversation: the system prompt is its first message.
+
+        Args:
+            request: What to play.
+            prompt: The assistant's system prompt.
+            presentation: The tools as the assistant sees them, when the mode needed them
+                first (e.g. to document them in `prompt`); default `offered_tools(...)`.
+        """
         self.request = request
         self.setup = request.setup
-        self.presentation = offered_tools(self.setup, request.augment)
+        self.presentation = presentation or offered_tools(self.setup, request.augment)
         self.renamed = renamed(self.presentation)
         self.world = self.setup.new_world()
         self.environment = Environment(self.world, self.setup.offered, self.presentation)
@@ -57,6 +69,8 @@ class Conversation:
         self.prompt = prompt
         self.usage = Usage()
         self.changes: list[WorldChange] = []
+        self.answers = 0
+        """How many times the assistant has answered (text or calls) so far."""
         self.bus.post("system", "assistant", visible_to=("assistant",), content=prompt)
 
     def use_world(self, world: World) -> None:
@@ -71,7 +85,12 @@ class Conversation:
             Stop: the user ended the conversation (or its script ran out), or it failed
                 (an infrastructure error).
         """
-        context = UserContext(self.setup.scenario, self.request.trial, self.bus.view("user"))
+        context = UserContext(
+            self.setup.scenario,
+            self.request.trial,
+            self.bus.view("user"),
+            self.request.settings.user_prompt,
+        )
         try:
             said = await self.request.user.respond(context)
         except Exception as exc:
@@ -94,6 +113,8 @@ class Conversation:
         cap: int | None = None,
         max_turns: int | None = None,
         force_first_call: bool = False,
+        ends_on: Callable[[str], bool] | None = None,
+        max_answers: int | None = None,
     ) -> Acted:
         """Let the assistant answer; execute its calls until it answers in text.
 
@@ -104,9 +125,15 @@ class Conversation:
             max_turns: Stop the conversation (`turn_limit`) once the bus holds this many turns
                 (`turn_count`) before it would speak.
             force_first_call: Its first answer must be a tool call (AutoDE static mode).
+            ends_on: Which tools (by real name) end its turn once called: after a message of
+                calls naming one, the calls are executed and it is not asked again
+                (`Acted.ended`; AutoDE's first call).
+            max_answers: Stop the conversation (`turn_limit`) once the assistant has answered
+                this many times in the whole conversation before it would answer again
+                (AutoDE's round limit).
 
         Raises:
-            Stop: the turn limit was reached, or the assistant or a tool failed.
+            Stop: the turn or answer limit was reached, or the assistant or a tool failed.
         """
         start = len(self.world.changes)
         made = 0
@@ -114,15 +141,23 @@ class Conversation:
             while cap is None or made < cap:
                 if max_turns is not None and turn_count(self.bus.messages) >= max_turns:
                     raise Stop("turn_limit")
+                if max_answers is not None and self.answers >= max_answers:
+                    raise Stop("turn_limit")
                 answer = await ask_assistant(
                     self.request.assistant, self._context(sees, force_first_call and made == 0)
                 )
+                self.answers += 1
                 self.usage = self.usage.add(answer.usage)
                 post_answer(self.bus, answer, turn)
                 if not answer.tool_calls:
                     return Acted(made, capped=False)
                 run_calls(self.bus, self.environment, turn)
                 made += len(answer.tool_calls)
+                if ends_on is not None and any(
+                    ends_on(self.presentation.real_name(call.name) or call.name)
+                    for call in answer.tool_calls
+                ):
+                    return Acted(made, capped=False, ended=True)
             return Acted(made, capped=True)
         finally:
             self.changes += self.world.changes[start:]

@@ -9,9 +9,11 @@
   reference history so far plus the current user utterance, let it call tools (each executed,
   its result shown) until it answers in text or makes `max_calls_per_turn` calls, record what it
   did, then forget it and post the turn's reference calls, results and reply.
-- `autode-static` (AutoDE's static variant): the reference dialogue up to its last user turn,
-  then one forced call; the assistant may go on (lookups first, then the call) until it answers
-  in text or makes `max_calls_per_turn` calls.
+- `autode-static` (AutoDE's static variant, for toolplay's own user scripts): the reference
+  dialogue up to its last user turn, then one forced call; the assistant may go on (lookups
+  first, then the call) until it answers in text or makes `max_calls_per_turn` calls.
+- `autode-protocol`, `autode-protocol-static`: AutoDE's own protocol (the first call ends the
+  dialogue, a round limit, its prompt files), see `_autode_protocol`.
 
 Static trajectories: every message carries the `turn` it belongs to (the index into
 `scenario.reference`); `from_reference` tells the replayed reference (True) from the
@@ -35,16 +37,20 @@ import functools
 import json
 
 from toolplay.conversation._acting import Stop
+from toolplay.conversation._autode_protocol import autode_protocol_modes
 from toolplay.conversation._bus import MessageBus
 from toolplay.conversation._conversation import Conversation
 from toolplay.conversation._play import Mode, PlayRequest
 from toolplay.conversation._prompts import scenario_prompt, system_prompt
+from toolplay.conversation._reference import (
+    REFERENCE_USER,
+    post_dialogue,
+    post_reply,
+    post_user,
+)
 from toolplay.messages import Message, ToolCall, Trajectory
 from toolplay.scenarios import ReferenceTurn
 from toolplay.tools import ToolCrash
-
-REFERENCE_USER = "reference"
-"""The user recorded for static trajectories: the reference's own utterances."""
 
 
 async def play_dynamic(request: PlayRequest) -> Trajectory:
@@ -69,7 +75,7 @@ async def play_static(request: PlayRequest) -> Trajectory:
     try:
         for t, turn in enumerate(scenario.reference):
             if turn.user is not None:
-                _post_user(bus, turn.user, t)
+                post_user(bus, turn.user, t)
             if turn.reply is None and not turn.calls:
                 continue
             try:
@@ -94,12 +100,7 @@ async def play_autode_static(request: PlayRequest) -> Trajectory:
     if not scenario.reference:
         raise ValueError(f"{scenario.id}: static mode needs a reference dialogue")
     conversation = Conversation(request, system_prompt(scenario, request.settings.system_prompt))
-    last = len(scenario.reference) - 1
-    for t, turn in enumerate(scenario.reference):
-        if turn.user is not None:
-            _post_user(conversation.bus, turn.user, t)
-        if t < last and turn.reply is not None:
-            _post_reply(conversation.bus, turn.reply, t)
+    last = post_dialogue(conversation.bus, scenario.reference)
     cap = request.settings.calls_per_turn
     ended: Stop | None = None
     try:
@@ -121,6 +122,7 @@ def builtin_modes() -> list[Mode]:
             play_autode_static,
             "AutoDE's static evaluation: the reference dialogue, then one forced call.",
         ),
+        *autode_protocol_modes(),
     ]
 
 
@@ -129,28 +131,6 @@ def _sees(message: Message, turn: int) -> bool:
     if "assistant" not in message.visible_to:
         return False
     return message.sender == "system" or message.from_reference or message.turn == turn
-
-
-def _post_user(bus: MessageBus, text: str, t: int) -> None:
-    bus.post(
-        "user",
-        "assistant",
-        visible_to=("user", "assistant"),
-        content=text,
-        turn=t,
-        from_reference=True,
-    )
-
-
-def _post_reply(bus: MessageBus, text: str, t: int) -> None:
-    bus.post(
-        "assistant",
-        "user",
-        visible_to=("user", "assistant"),
-        content=text,
-        turn=t,
-        from_reference=True,
-    )
 
 
 def _post_reference(bus: MessageBus, turn: ReferenceTurn, t: int, shown: dict[str, str]) -> None:
@@ -182,4 +162,4 @@ def _post_reference(bus: MessageBus, turn: ReferenceTurn, t: int, shown: dict[st
             from_reference=True,
         )
     if turn.reply is not None:
-        _post_reply(bus, turn.reply, t)
+        post_reply(bus, turn.reply, t)

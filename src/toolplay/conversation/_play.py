@@ -20,6 +20,13 @@ DEFAULT_MAX_CALLS_PER_TURN = 20
 """Tool calls an assistant may make in one static turn before the turn is cut (ToolTalk's
 reference had no cap; its largest ground-truth turn has 7 calls)."""
 
+DEFAULT_MAX_ROUNDS = 8
+"""Assistant answers AutoDE allows before a dialogue without its call fails (`Round limit
+reached`)."""
+
+DEFAULT_STOP_MARKER = "[DONE]"
+"""What the reference's prompts tell an assistant to write when the API cannot serve the user."""
+
 
 class PlaySettings(BaseModel):
     """Settings of play that change results (part of a run's identity)."""
@@ -28,19 +35,52 @@ class PlaySettings(BaseModel):
 
     system_prompt: str | None = Field(
         default=None,
-        description="Replace the assistant's base system prompt (the scenario's time, "
-        "location and user are still appended).",
+        description="Replace the assistant's base system prompt: the text, or (on the command "
+        "line) a file holding it. The scenario's time, location and user are still appended; "
+        "AutoDE's protocol fills {{api_doc}} instead.",
+    )
+    user_prompt: str | None = Field(
+        default=None,
+        description="Instructions of a model-driven user in place of toolplay's: the text, or "
+        "(on the command line) a file holding it, e.g. AutoDE's prompts/prompt_eng_user_v3.txt; "
+        "the user's goal and knowledge follow them.",
     )
     max_calls_per_turn: int | None = Field(
         default=None,
         ge=1,
         description=f"Static modes: tool calls allowed per turn ({DEFAULT_MAX_CALLS_PER_TURN}).",
     )
+    max_rounds: int | None = Field(
+        default=None,
+        ge=1,
+        description="AutoDE protocol: assistant answers allowed before a dialogue without its "
+        f"call fails with round_limit ({DEFAULT_MAX_ROUNDS}).",
+    )
+    stop_marker: str | None = Field(
+        default=None,
+        description="AutoDE protocol: text by which the assistant ends the dialogue without a "
+        f"call ({DEFAULT_STOP_MARKER}; empty: none).",
+    )
+    submit_text: str | None = Field(
+        default=None,
+        description="AutoDE protocol, static: text appended to the last user turn before the "
+        "forced call (e.g. the reference's 'SUBMIT API'; default none).",
+    )
 
     @property
     def calls_per_turn(self) -> int:
         """The static-mode call cap, default filled in."""
         return self.max_calls_per_turn or DEFAULT_MAX_CALLS_PER_TURN
+
+    @property
+    def rounds(self) -> int:
+        """The AutoDE protocol's round limit, default filled in."""
+        return self.max_rounds or DEFAULT_MAX_ROUNDS
+
+    @property
+    def marker(self) -> str:
+        """The AutoDE protocol's stop marker, default filled in (empty: none)."""
+        return DEFAULT_STOP_MARKER if self.stop_marker is None else self.stop_marker
 
 
 @dataclass(frozen=True)

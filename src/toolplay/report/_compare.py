@@ -1,8 +1,18 @@
-"""`toolplay compare`: runs side by side, and how well their per-scenario scores agree.
+"""`toolplay compare`: runs side by side, and how well their scores agree.
 
-Scores are compared per scenario id, averaged over a run's scored trials, so a static and a
-dynamic run of the same suite (or two assistants) pair up scenario by scenario. Only
-scenarios scored in both sides enter a pair's statistics; the count used is shown as `n`.
+Two kinds of agreement, labelled apart:
+
+- **system level** (AutoDE's Table 2): runs of several assistants under two or more methods
+  (e.g. human vs dynamic evaluation) give one point per assistant and method, its run's
+  headline metric (`slot_f1` for AutoDE); Pearson's r and ICC(3,1) are computed over the
+  assistants each pair of methods shares. A run's method and assistant are its mode and
+  assistant spec, or are named on the command line as `METHOD:ASSISTANT=RUN_DIR` (needed for
+  replayed files, whose method is not a mode). Shown once some pair of methods shares at
+  least two assistants.
+- **per dialogue**: scores compared per scenario id, averaged over a run's scored trials, so
+  a static and a dynamic run of the same suite (or two assistants) pair up scenario by
+  scenario. Only scenarios scored in both sides enter a pair's statistics (`n`).
+Beside both, the runs' paired differences with intervals and p-values (`_significance`).
 Human scores come from a CSV of `scenario_id,score` rows (a header row is optional); they
 should be on the same scale as the runs' scores (0–1) for ICC(3,1) to be meaningful, as
 ICC's consistency form forgives a constant offset but not a different scale.
@@ -27,18 +37,29 @@ from toolplay.report._metrics import (
     trial_rows,
 )
 from toolplay.report._significance import Significance, run_scorers, significance
-from toolplay.scoring import Agreement, UncertaintySettings, agreement
+from toolplay.scoring import (
+    Agreement,
+    SystemAgreement,
+    UncertaintySettings,
+    agreement,
+    system_agreement,
+)
 
 __all__ = [
     "Comparison",
     "PairAgreement",
+    "SYSTEM_METRICS",
+    "headline_metric",
     "compare_runs",
     "load_human_scores",
     "spread",
     "stat_cells",
+    "system_cells",
 ]
 
 HUMAN = "human"
+SYSTEM_METRICS = ("slot_f1", "similarity", "success_rate", "score")
+"""The metric that stands for a whole run in system-level agreement: the first one present."""
 _ID_HEADERS = ("scenario_id", "scenario", "id")
 _SCORE_HEADERS = ("score", "human", "human_score", "rating")
 
@@ -67,6 +88,9 @@ class Comparison:
     category_metric: str | None
     pairs: tuple[PairAgreement, ...]
     scenario_rows: tuple[tuple[str, tuple[float | None, ...]], ...]
+    systems: tuple[SystemAgreement, ...] = ()
+    """System-level agreement per pair of methods (empty when no pair shares 2 assistants)."""
+    system_metric: str | None = None
     significance: Significance | None = None
     """Paired differences (two runs) or pairwise differences and a ranking (more)."""
 
@@ -214,7 +238,8 @@ def compare_runs(
     """
     if len(run_dirs) + (human is not None) < 2:
         raise ReportError("compare needs two run directories, or one and --human")
-    runs = tuple(load_run(Path(d)) for d in run_dirs)
+    named = [_named_run(str(d)) for d in run_dirs]
+    runs = tuple(load_run(path) for _, path in named)
     labels = _labels(runs)
     humans = None
     if human is not None:
@@ -231,6 +256,7 @@ def compare_runs(
     ids = sorted({s for column in columns for s in column})
     scenario_rows = tuple((s, tuple(c.get(s) for c in columns)) for s in ids)
     metric, category_rows = _by_category(runs)
+    system_metric, systems = _systems(runs, [key for key, _ in named])
     return Comparison(
         runs=runs,
         labels=labels,
@@ -240,12 +266,69 @@ def compare_runs(
         category_metric=metric,
         pairs=tuple(pairs),
         scenario_rows=scenario_rows,
+        systems=systems,
+        system_metric=system_metric,
         significance=significance(
             labels, runs, uncertainty or UncertaintySettings(), run_scorers(runs, plugins)
         )
         if len(runs) >= 2
         else None,
     )
+
+
+def _named_run(text: str) -> tuple[tuple[str, str] | None, Path]:
+    """`METHOD:ASSISTANT=DIR` → ((method, assistant), DIR); a plain directory → (None, DIR)."""
+    label, sep, path = text.partition("=")
+    if not sep or Path(text).exists():
+        return None, Path(text)
+    method, colon, assistant = label.partition(":")
+    if not colon or not method or not assistant or not path:
+        raise ReportError(f"{text}: name a run as METHOD:ASSISTANT=RUN_DIR (or give the dir)")
+    return (method, assistant), Path(path)
+
+
+def headline_metric(summary: dict[str, object]) -> tuple[str, float] | None:
+    """The metric that stands for a whole run (`SYSTEM_METRICS`), if it has one."""
+    metrics = summary.get("metrics")
+    if not isinstance(metrics, dict):
+        return None
+    for name in SYSTEM_METRICS:
+        value = metrics.get(name)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return name, float(value)
+    return None
+
+
+def _systems(
+    runs: Sequence[RunData], keys: Sequence[tuple[str, str] | None]
+) -> tuple[str | None, tuple[SystemAgreement, ...]]:
+    """System-level agreement between every two methods (see the module docstring)."""
+    scores: dict[str, dict[str, float]] = {}
+    metric: str | None = None
+    for run, key in zip(runs, keys, strict=True):
+        method, assistant = key or (
+            str(run.summary.get("mode", run.config.get("mode", "?"))),
+            str(run.summary.get("assistant", run.config.get("assistant", "?"))),
+        )
+        found = headline_metric(run.summary)
+        if found is None:
+            continue
+        if metric not in (None, found[0]):
+            return None, ()  # runs of different methods' metrics do not share a scale
+        metric = found[0]
+        if assistant in scores.setdefault(method, {}):
+            if key is not None:
+                raise ReportError(f"{method}:{assistant} names two runs")
+            return None, ()  # unnamed runs that collide: the grouping is not clear
+        scores[method][assistant] = found[1]
+    methods = list(scores)
+    out = [
+        system_agreement(a, b, scores[a], scores[b])
+        for i, a in enumerate(methods)
+        for b in methods[i + 1 :]
+        if len(set(scores[a]) & set(scores[b])) >= 2
+    ]
+    return (metric if out else None), tuple(out)
 
 
 def _check_human_ids(path: Path, humans: dict[str, float], runs: Sequence[RunData]) -> None:
@@ -268,6 +351,11 @@ def spread(values: Sequence[float | None]) -> float | None:
     """Largest minus smallest of the known scores of one scenario (None if fewer than two)."""
     known = [v for v in values if v is not None]
     return max(known) - min(known) if len(known) > 1 else None
+
+
+def system_cells(stats: SystemAgreement) -> dict[str, str]:
+    """The system-level numbers formatted for a table (`-` where undefined)."""
+    return {"n": str(stats.n), "pearson": fmt(stats.pearson), "icc": fmt(stats.icc_3_1)}
 
 
 def stat_cells(stats: Agreement) -> dict[str, str]:

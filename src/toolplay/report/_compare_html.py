@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from toolplay.report._charts import Point, scatter_plot
-from toolplay.report._compare import Comparison, spread, stat_cells
+from toolplay.report._compare import Comparison, spread, stat_cells, system_cells
 from toolplay.report._metrics import fmt
 from toolplay.report._page import render_page
 from toolplay.report._significance_cells import significance_context
@@ -61,6 +61,16 @@ def build_comparison(comparison: Comparison, *, human_file: Path | None = None) 
             {"id": sid, "cells": [fmt(v) for v in row], "spread": fmt(spread(row))}
             for sid, row in rows
         ],
+        systems=[
+            {
+                "left": s.left,
+                "right": s.right,
+                "cells": system_cells(s),
+                "points": "; ".join(f"{a}: {fmt(x)}, {fmt(y)}" for a, x, y in s.points),
+            }
+            for s in comparison.systems
+        ],
+        system_metric=comparison.system_metric,
     )
 
 

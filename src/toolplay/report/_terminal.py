@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from toolplay.report._compare import Comparison, stat_cells
+from toolplay.report._compare import Comparison, stat_cells, system_cells
 from toolplay.report._intervals import ci_header, interval_text, summary_uncertainty, with_intervals
 from toolplay.report._metrics import (
     COUNT_KEYS,
@@ -162,8 +162,43 @@ def render_comparison(comparison: Comparison, console: Console) -> None:
         for name, cells in comparison.category_rows:
             _row(table, name, *cells)
         console.print(table)
+    if comparison.systems:
+        system = _table(
+            f"System-level agreement (one point per assistant: {comparison.system_metric})",
+            "method a",
+            "method b",
+            "assistants",
+            "Pearson",
+            "ICC(3,1)",
+            numeric_from=2,
+        )
+        for agreement in comparison.systems:
+            numbers = system_cells(agreement)
+            _row(
+                system,
+                agreement.left,
+                agreement.right,
+                numbers["n"],
+                numbers["pearson"],
+                numbers["icc"],
+            )
+        console.print(system)
+        points = _table(
+            "System-level points", "assistant", "method a", "method b", "a", "b", numeric_from=3
+        )
+        for agreement in comparison.systems:
+            for assistant, x, y in agreement.points:
+                _row(points, assistant, agreement.left, agreement.right, fmt(x), fmt(y))
+        console.print(points)
     agree = _table(
-        "Agreement per scenario", "a", "b", "n", "Pearson", "Spearman", "ICC(3,1)", numeric_from=2
+        "Agreement per scenario (per dialogue, mean over trials)",
+        "a",
+        "b",
+        "n",
+        "Pearson",
+        "Spearman",
+        "ICC(3,1)",
+        numeric_from=2,
     )
     for pair in comparison.pairs:
         stats = stat_cells(pair.stats)

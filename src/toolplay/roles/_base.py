@@ -56,6 +56,9 @@ class UserContext:
     scenario: Scenario
     trial: int
     messages: tuple[Message, ...]
+    instructions: str | None = None
+    """The run's own instructions for a model-driven user (`PlaySettings.user_prompt`), in
+    place of the role's; other users ignore them."""
 
 
 @dataclass(frozen=True)

@@ -53,8 +53,9 @@ def builtin_assistant_kinds() -> list[RoleKind]:
         RoleKind(
             "replay",
             build_replay_assistant,
-            "Saved predictions in ToolTalk's output layout, executed again.",
-            "replay:DIR",
+            "Saved predictions in ToolTalk's output layout, executed again; or a published "
+            "AutoDE results file, read as a recording.",
+            "replay:DIR|FILE.jsonl",
         ),
     ]
 

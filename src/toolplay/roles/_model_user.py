@@ -54,12 +54,21 @@ instead of writing a message."""
 OPENING_NUDGE = "(The assistant is waiting. Write your first message to it.)"
 
 
-def user_system_prompt(scenario: Scenario) -> str:
-    """The simulator's instructions: goal, knowledge boundary and demonstrations."""
+def user_system_prompt(scenario: Scenario, instructions: str | None = None) -> str:
+    """The simulator's instructions: goal, knowledge boundary and demonstrations.
+
+    With `instructions` (the run's own, `PlaySettings.user_prompt`, e.g. AutoDE's user prompt
+    file), the goal and the knowledge follow them directly, one a line, the way AutoDE briefs
+    its user agent (its script, then `API: ...` and `Parameters: ...`), in place of toolplay's
+    text.
+    """
     side = scenario.user
     goal = side.goal or _goal_from_script(scenario)
     knowledge = side.knowledge or "Only what your goal says."
-    prompt = USER_INSTRUCTIONS.format(goal=goal, knowledge=knowledge)
+    if instructions:
+        prompt = f"{instructions}{goal.strip()}\n{knowledge}"
+    else:
+        prompt = USER_INSTRUCTIONS.format(goal=goal, knowledge=knowledge)
     for number, demo in enumerate(side.demonstrations, start=1):
         lines = [
             f"{m.get('role', 'user').capitalize()}: {m.get('content', '')}" for m in demo.messages
@@ -76,9 +85,12 @@ def _goal_from_script(scenario: Scenario) -> str:
     return f"Get the assistant to do what these messages ask, in this order:\n{steps}"
 
 
-def simulator_messages(scenario: Scenario, view: Sequence[Message]) -> list[dict[str, Any]]:
+def simulator_messages(
+    scenario: Scenario, view: Sequence[Message], instructions: str | None = None
+) -> list[dict[str, Any]]:
     """The user's view of the bus as the simulator's chat, roles flipped."""
-    out: list[dict[str, Any]] = [{"role": "system", "content": user_system_prompt(scenario)}]
+    prompt = user_system_prompt(scenario, instructions)
+    out: list[dict[str, Any]] = [{"role": "system", "content": prompt}]
     for message in view:
         if message.content is None:
             continue
@@ -102,7 +114,7 @@ class ModelUser(ChatModelRole):
         request = chat_request(
             self.model,
             self.model_settings,
-            simulator_messages(context.scenario, context.messages),
+            simulator_messages(context.scenario, context.messages, context.instructions),
             [END_CONVERSATION_TOOL],
             trial=context.trial,
         )

@@ -1,5 +1,8 @@
 """Replay of saved predictions in ToolTalk's output layout (`--assistant replay:DIR`).
 
+(`replay:FILE.jsonl` reads a published AutoDE results file instead, as a `Recording`:
+`_autode_replay`.)
+
 DIR holds the evaluated conversation files, either in one subfolder per split (`DIR/easy/`,
 `DIR/tooltalk/`) or all together; a conversation is found by the split and file name it was
 imported from. Each assistant turn of such a file carries `"predictions"`: entries
@@ -23,10 +26,13 @@ from typing import Any
 
 from toolplay.faults import InfrastructureError
 from toolplay.messages import ToolCall
+from toolplay.roles._autode_replay import AutodeResultsReplay, build_results_replay
 from toolplay.roles._base import AssistantContext, AssistantTurn, RoleRequest
 from toolplay.scenarios import Scenario, tooltalk_turns
 
 SESSION_ARGUMENT = "session_token"
+RESULTS_SUFFIX = ".jsonl"
+"""`replay:` of a file with this suffix reads an AutoDE results file."""
 
 
 @dataclass(frozen=True)
@@ -150,8 +156,11 @@ def _arguments(parameters: Any) -> str:
     return json.dumps(parameters)
 
 
-def build_replay_assistant(request: RoleRequest) -> ReplayAssistant:
-    """`replay:DIR` from the command line."""
+def build_replay_assistant(request: RoleRequest) -> ReplayAssistant | AutodeResultsReplay:
+    """`replay:DIR` (ToolTalk predictions) or `replay:FILE.jsonl` (an AutoDE results file)."""
     if not request.argument:
-        raise ValueError("replay needs a folder: --assistant replay:DIR")
-    return ReplayAssistant(Path(request.argument).expanduser())
+        raise ValueError("replay needs a folder or a results file: --assistant replay:DIR")
+    path = Path(request.argument).expanduser()
+    if path.suffix == RESULTS_SUFFIX and not path.is_dir():
+        return build_results_replay(request)
+    return ReplayAssistant(path)

@@ -1,16 +1,17 @@
 """The resolved configuration of a run, stored with it, and the one definition of every option.
 
-A run's settings are typed: `PlaySettings` (how scenarios are played), a `ModelOptions` each
-for the assistant's model and for a model-driven user's (`user_model`, whose unset fields fall
-back to the assistant's), and `UncertaintySettings` (how the summary's intervals are made).
-Every value is checked when the config is built, before anything is loaded or written, naming
-the option.
+A run's settings are typed: `PlaySettings` (how scenarios are played), `ScoringSettings` (what
+a score means, e.g. AutoDE's slot matching), a `ModelOptions` each for the assistant's model
+and for a model-driven user's (`user_model`, whose unset fields fall back to the assistant's),
+and `UncertaintySettings` (how the summary's intervals are made). Every value is checked when
+the config is built, before anything is loaded or written, naming the option.
 
 `--option KEY=VALUE` reaches the same fields by flat key (`option_keys`): a field of
 `ModelOptions` is the assistant's, `user_` + that field the user's, a field of `PlaySettings` is
-play's, `ci_` + a field of `UncertaintySettings` the intervals'. An unknown key is refused,
-listing the known ones. CLI help, validation and the stored `config.json` all come from these
-models.
+play's, a field of `ScoringSettings` is scoring's (`toolplay score` reads it back from the
+stored config), `ci_` + a field of `UncertaintySettings` the intervals'. An unknown key is
+refused, listing the known ones. CLI help, validation and the stored `config.json` all come
+from these models.
 
 Version 1 configs (before the settings were typed: one flat `options` dict and a top-level
 `system_prompt`) are migrated on load, so run folders written then keep resuming and scoring.
@@ -26,12 +27,12 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from toolplay.clients import OPERATIONAL, ModelOptions
 from toolplay.conversation import PlaySettings
 from toolplay.scenarios import check_augmentation
-from toolplay.scoring import UncertaintySettings
+from toolplay.scoring import ScoringSettings, UncertaintySettings
 
 CONFIG_VERSION = 2
 USER_PREFIX = "user_"
 CI_PREFIX = "ci_"
-_SECTIONS = ("assistant_model", "user_model", "play", "uncertainty")
+_SECTIONS = ("assistant_model", "user_model", "play", "scoring", "uncertainty")
 
 
 class OptionError(ValueError):
@@ -46,6 +47,8 @@ def option_keys() -> dict[str, tuple[str, str]]:
         keys[USER_PREFIX + name] = ("user_model", name)
     for name in PlaySettings.model_fields:
         keys[name] = ("play", name)
+    for name in ScoringSettings.model_fields:
+        keys[name] = ("scoring", name)
     for name in UncertaintySettings.model_fields:
         keys[CI_PREFIX + name] = ("uncertainty", name)
     return keys
@@ -91,6 +94,7 @@ class RunConfig(BaseModel):
         "augmentation variants, or applies them to a suite without variants.",
     )
     play: PlaySettings = Field(default_factory=PlaySettings)
+    scoring: ScoringSettings = Field(default_factory=ScoringSettings)
     assistant_model: ModelOptions = Field(default_factory=ModelOptions)
     user_model: ModelOptions = Field(
         default_factory=ModelOptions,
@@ -159,4 +163,7 @@ def run_identity(config: RunConfig) -> dict[str, Any]:
             k: v for k, v in identity[section].items() if k not in OPERATIONAL and v is not None
         }
     identity["play"] = {k: v for k, v in identity["play"].items() if v is not None}
+    identity["scoring"] = config.scoring.changed()
+    if not identity["scoring"]:  # runs stored before scoring had settings match the defaults
+        del identity["scoring"]
     return identity

@@ -54,6 +54,8 @@ def check_identity(stored: Any, config: RunConfig) -> None:
     differences = []
     for key in sorted(set(stored) | set(current)):
         was, now = stored.get(key), current.get(key)
+        if isinstance(was, dict) or isinstance(now, dict):  # an absent section is an empty one
+            was, now = was if was is not None else {}, now if now is not None else {}
         if isinstance(was, dict) and isinstance(now, dict):  # a section: name the setting
             differences += [
                 f"{key}.{k}: stored {was.get(k)!r}, now {now.get(k)!r}"

@@ -13,6 +13,11 @@ the store (`_restore`). `config.cache` names a response cache file handed to the
 Everything is looked up in the catalog (`toolplay.catalog`), built once per run from the
 built-ins, the installed plugins and `config.plugins`, and each scenario is resolved once
 (`Catalog.setup`) and that setup passed to its mode and its scorer.
+
+An assistant that is a `Recording` (a published results file) is read, not played: before the
+run it says how many trials it holds (`fit_to_recording`; a recording that cannot be scored is
+refused before anything is written), and each trial's trajectory is its record instead of the
+mode's play. Scoring is the same either way, with the run's `ScoringSettings`.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from toolplay.catalog import Catalog, CatalogError, build_catalog
 from toolplay.clients import RoleOptionError
 from toolplay.conversation import PlayRequest
 from toolplay.messages import ScenarioInfo, Trajectory
-from toolplay.roles import Assistant, RoleSpecError, User
+from toolplay.roles import Assistant, Recording, RecordingError, RoleSpecError, User
 from toolplay.runs._cache import SqliteResponseCache
 from toolplay.runs._config import RunConfig, run_identity
 from toolplay.runs._preflight import (
@@ -85,6 +90,23 @@ async def _close_roles(*roles: object) -> None:
         close = getattr(role, "aclose", None)
         if close is not None:
             await close()
+
+
+def fit_to_recording(
+    config: RunConfig, assistant: Assistant, scenarios: Sequence[Scenario]
+) -> RunConfig:
+    """`config` with the trials a recording holds, when the assistant is a `Recording`.
+
+    Raises:
+        RunError: The recording cannot serve these scenarios (naming what is missing).
+    """
+    if not isinstance(assistant, Recording):
+        return config
+    try:
+        trials = assistant.trials([s.id for s in scenarios], config.trials)
+    except RecordingError as exc:
+        raise RunError(f"--assistant: {exc}") from exc
+    return config if trials == config.trials else config.model_copy(update={"trials": trials})
 
 
 def open_run(config: RunConfig) -> RunStore:
@@ -151,6 +173,7 @@ def run_header(
         trials=config.trials,
         toolplay_version=__version__,
         embedding_model=context.embedding_model,
+        scoring=context.settings.changed() or None,
         plugins=list(plugins),
         assistant_settings=(roles or {}).get("assistant", {}),
         user_settings=(roles or {}).get("user", {}),
@@ -236,7 +259,8 @@ async def execute_run(
                 config.user, config.user_options(), cache=cache, concurrency=config.concurrency
             ),
         )
-        context = context or catalog.scoring_context(scenarios)
+        config = fit_to_recording(config, assistant, scenarios)
+        context = context or catalog.scoring_context(scenarios, config.scoring)
         store = open_run(config)
     except BaseException:
         if cache is not None:
@@ -260,8 +284,11 @@ async def execute_run(
             async with gate:
                 try:
                     setup = catalog.setup(scenario)
-                    request = PlayRequest(setup, assistant, user, trial, config.play)
-                    trajectory = await mode.play(request)
+                    if isinstance(assistant, Recording):
+                        trajectory = assistant.recorded(setup, trial)
+                    else:
+                        request = PlayRequest(setup, assistant, user, trial, config.play)
+                        trajectory = await mode.play(request)
                 except Exception as exc:  # a harness bug: recorded, retried on resume
                     logger.exception("%s trial %d: playing failed", scenario.id, trial)
                     trajectory = _harness_failure(
@@ -363,7 +390,7 @@ def rescore_run(
         suite = catalog.load_suite(config.suite)
         mode = suite.mode(config.mode)
         scenarios = select_scenarios(suite, config.limit, config.augment)
-        context = context or catalog.scoring_context(scenarios)
+        context = context or catalog.scoring_context(scenarios, config.scoring)
         by_id = {s.id: s for s in scenarios}
         roles = store.get_meta("roles")
         for result in store.results():

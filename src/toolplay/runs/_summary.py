@@ -70,6 +70,7 @@ class RunHeader(BaseModel):
     trials: int = 1
     toolplay_version: str
     embedding_model: str | None = None
+    scoring: dict[str, Any] | None = None
     plugins: list[str] = Field(default_factory=list)
     assistant_settings: dict[str, Any] = Field(default_factory=dict)
     user_settings: dict[str, Any] = Field(default_factory=dict)
@@ -89,6 +90,11 @@ class RunSummary(BaseModel):
     toolplay_version: str
     embedding_model: str | None = Field(
         default=None, description="The sentence-embedding model text similarity used."
+    )
+    scoring: dict[str, Any] | None = Field(
+        default=None,
+        description="Scoring settings the run changed from their defaults (e.g. "
+        "slot_matching); absent when none was changed.",
     )
     plugins: list[str] = Field(
         default_factory=list,

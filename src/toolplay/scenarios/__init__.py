@@ -1,6 +1,7 @@
 """Scenarios and suites: the model, file loading with clear errors, and suite resolution."""
 
 from toolplay.scenarios._autode import autode_suite
+from toolplay.scenarios._autode_data import import_autode_data
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._load import (
@@ -36,6 +37,7 @@ from toolplay.scenarios._model import (
     WorldSpec,
 )
 from toolplay.scenarios._setup import ScenarioSetup, setup_scenario
+from toolplay.scenarios._slot_label import SlotLabel, slot_label
 from toolplay.scenarios._state_variants import STATE_VARIANTS, VariantSkipped
 from toolplay.scenarios._suites import (
     DATA,
@@ -60,6 +62,9 @@ from toolplay.scenarios._variants import (
 
 __all__ = [
     "autode_suite",
+    "import_autode_data",
+    "SlotLabel",
+    "slot_label",
     "AUGMENTATION_SETTINGS",
     "STATE_VARIANTS",
     "SkippedVariant",

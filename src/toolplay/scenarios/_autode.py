@@ -241,7 +241,12 @@ def script_scenario(
         "reference": reference,
         "evaluation": "slots",
         "metadata": {
-            "label": {"name": script.function, "arguments": script.slots, "accept": script.accept},
+            "label": {
+                "name": script.function,
+                "arguments": script.slots,
+                "accept": script.accept,
+                "cleaning": "json",  # sandbox tools take numbers; AutoDE's APIs do not
+            },
             "autode": {
                 "character": script.character,
                 "background": script.background,

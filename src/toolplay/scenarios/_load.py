@@ -19,7 +19,7 @@ from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._milestone_checks import check_milestone_spec
 from toolplay.scenarios._model import Scenario
-from toolplay.tools import Registry, RegistryError
+from toolplay.tools import Registry, RegistryError, api_only_tool
 
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -68,7 +68,11 @@ def parse_scenario(data: Any, source: str, context: LoadContext, prefix: str = "
 def check_against_catalog(
     scenario: Scenario, source: str, context: LoadContext, prefix: str = ""
 ) -> Registry:
-    """Check the evaluation method, domains, tables and tool names; returns the registry."""
+    """Check the evaluation method, domains, API-only tools, tables and tool names.
+
+    Returns:
+        The scenario's registry: its domains' tools plus its API-only tools.
+    """
     known = context.evaluations
     if known is not None and scenario.evaluation not in known:
         raise ScenarioError(
@@ -80,6 +84,16 @@ def check_against_catalog(
         registry = context.tools.registry(scenario.world.domains)
     except RegistryError as exc:
         raise ScenarioError(source, prefix + "world.domains", str(exc)) from exc
+    for i, schema in enumerate(scenario.tools.api_only):
+        try:
+            api_only_tool(schema)
+        except RegistryError as exc:
+            raise ScenarioError(source, f"{prefix}tools.api_only[{i}]", str(exc)) from exc
+    if scenario.tools.api_only:
+        try:
+            registry = context.tools.registry(scenario.world.domains, scenario.tools.api_only)
+        except RegistryError as exc:
+            raise ScenarioError(source, prefix + "tools.api_only", str(exc)) from exc
     for table in scenario.world.tables:
         if table not in registry.tables:
             raise ScenarioError(

@@ -85,6 +85,12 @@ class ToolSelection(_Strict):
 
     allow: list[str] | None = None
     deny: list[str] = Field(default_factory=list)
+    api_only: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Tools declared by an OpenAI function schema alone, with no "
+        "implementation: a call is checked against the schema and recorded, nothing runs "
+        "(see toolplay.tools._api_only).",
+    )
 
 
 class Scenario(_Strict):

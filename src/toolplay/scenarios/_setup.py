@@ -25,7 +25,8 @@ class ScenarioSetup:
 
     scenario: Scenario
     registry: Registry
-    """Every tool of the scenario's domains: what the environment can run."""
+    """Every tool of the scenario's domains and its API-only tools (`tools.api_only`): what the
+    environment can run."""
     offered: Registry = field(init=False)
     """The tools the assistant is offered (the scenario's allow/deny lists applied)."""
 
@@ -62,4 +63,6 @@ class ScenarioSetup:
 
 def setup_scenario(scenario: Scenario, context: LoadContext) -> ScenarioSetup:
     """Resolve `scenario` against the catalog in `context`."""
-    return ScenarioSetup(scenario, context.tools.registry(scenario.world.domains))
+    return ScenarioSetup(
+        scenario, context.tools.registry(scenario.world.domains, scenario.tools.api_only)
+    )

@@ -8,7 +8,7 @@ from toolplay.scoring._aggregates import (
     TrialSpread,
 )
 from toolplay.scoring._agreement import Agreement, agreement, icc_3_1, pearson, spearman
-from toolplay.scoring._autode import aggregate_slots, score_slots, slot_label
+from toolplay.scoring._autode import aggregate_slots, score_slots
 from toolplay.scoring._builtin import builtin_scorers
 from toolplay.scoring._decomposition import (
     GENERIC_METRIC,
@@ -40,6 +40,7 @@ from toolplay.scoring._evidence import (
     PredictedCall,
     ScenarioScore,
     SlotEvidence,
+    SlotPrediction,
     StateEvidence,
     TextSimilarity,
     ToolTalkCounts,
@@ -60,7 +61,10 @@ from toolplay.scoring._scorer import (
     mean_score,
     score_trajectory,
 )
+from toolplay.scoring._settings import ScoringSettings, SlotMatching
+from toolplay.scoring._slots import clean_prediction, slot_scores
 from toolplay.scoring._state import final_world, score_state
+from toolplay.scoring._system_agreement import SystemAgreement, system_agreement
 from toolplay.scoring._tooltalk import reproduces_reference, score_tooltalk
 from toolplay.scoring._tooltalk_compare import Call, calls_match
 from toolplay.scoring._tooltalk_summary import DEFAULT_SPLIT, aggregate_tooltalk
@@ -115,7 +119,11 @@ __all__ = [
     "Scored",
     "Scorer",
     "ScoringContext",
+    "ScoringSettings",
     "SlotEvidence",
+    "SlotMatching",
+    "SlotPrediction",
+    "SystemAgreement",
     "StateEvidence",
     "TextSimilarity",
     "ToolTalkCounts",
@@ -157,8 +165,10 @@ __all__ = [
     "score_tooltalk",
     "score_trajectory",
     "scoring_context",
+    "clean_prediction",
     "significance_ranking",
-    "slot_label",
+    "slot_scores",
+    "system_agreement",
     "spearman",
     "trial_power",
     "with_evidence",

@@ -39,6 +39,11 @@ class MetricValues(BaseModel):
     failures: dict[str, int] | None = Field(
         default=None, description="AutoDE: dialogues per failure reason."
     )
+    failure_reasons: dict[str, int] | None = Field(
+        default=None,
+        description="AutoDE: failed dialogues per reason in the reference's wording (a parse "
+        "failure's text cut after its colon).",
+    )
     over_trials: dict[str, TrialSpread] | None = Field(
         default=None, description="AutoDE: each metric's mean and spread over trials."
     )
@@ -47,7 +52,7 @@ class MetricValues(BaseModel):
     def _without_absent_parts(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """Leave out the structured parts a method does not have (they are None)."""
         data: dict[str, Any] = handler(self)
-        for name in ("failures", "over_trials"):
+        for name in ("failures", "failure_reasons", "over_trials"):
             if data.get(name) is None:
                 data.pop(name, None)
         return data
@@ -58,12 +63,15 @@ class MetricValues(BaseModel):
         values: Mapping[str, float | int | None],
         *,
         failures: Mapping[str, int] | None = None,
+        failure_reasons: Mapping[str, int] | None = None,
         over_trials: Mapping[str, TrialSpread] | None = None,
     ) -> MetricValues:
         """Metric values from a mapping, with the optional structured parts."""
         data: dict[str, Any] = dict(values)
         if failures is not None:
             data["failures"] = dict(failures)
+        if failure_reasons is not None:
+            data["failure_reasons"] = dict(failure_reasons)
         if over_trials is not None:
             data["over_trials"] = dict(over_trials)
         return cls.model_validate(data)

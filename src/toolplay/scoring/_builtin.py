@@ -28,7 +28,10 @@ from toolplay.scoring._tooltalk import reproduces_reference, score_tooltalk
 from toolplay.scoring._tooltalk_summary import aggregate_tooltalk
 
 _MICRO = "micro average: summed over conversations (all trials), then divided"
-_MACRO = "macro average over dialogues (all trials pooled; equals the mean of per-trial values)"
+_MACRO = (
+    "macro average over dialogues per trial, then the mean over trials (± the sample std "
+    "over trials in over_trials)"
+)
 
 
 def _milestone(value: Callable[[MilestoneEvidence], float]) -> MetricPart:
@@ -196,8 +199,16 @@ def builtin_scorers() -> list[Scorer]:
                     "AutoDE",
                 ),
                 Metric("dialogues", "Scored dialogue trials.", "count", "count", "AutoDE"),
+                Metric(
+                    "trials",
+                    "Trials the averages are taken over.",
+                    "count",
+                    "count",
+                    "AutoDE",
+                ),
             ),
-            "AutoDE: slot precision/recall/F1 of the scored call against the label.",
+            "AutoDE: slot precision/recall/F1 of the first call to the label's function, by the "
+            "reference's rules (cleaning, exact values; slot_matching=lenient to forgive).",
             parts=SLOT_PARTS,
         ),
     ]

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from toolplay.scoring._result import ScoringContext
+from toolplay.scoring._settings import ScoringSettings
 
 logger = logging.getLogger(__name__)
 
@@ -156,12 +157,20 @@ def shared_similarity() -> EmbeddingSimilarity:
     return EmbeddingSimilarity()
 
 
-def scoring_context(needs_similarity: bool) -> ScoringContext:
+def scoring_context(
+    needs_similarity: bool, settings: ScoringSettings | None = None
+) -> ScoringContext:
     """The scoring resources a run needs: the embedding similarity when a scorer compares text.
 
     The model loads only when a scorer first needs it; its name is set at once, so it is
     recorded with the run even when every compared text was identical and it never loaded.
+    `settings` are the run's scoring settings (default: none changed).
     """
+    chosen = settings or ScoringSettings()
     if not needs_similarity:
-        return ScoringContext()
-    return ScoringContext(similarity_factory=shared_similarity, embedding_model=model_description())
+        return ScoringContext(settings=chosen)
+    return ScoringContext(
+        similarity_factory=shared_similarity,
+        embedding_model=model_description(),
+        settings=chosen,
+    )

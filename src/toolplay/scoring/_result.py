@@ -1,9 +1,12 @@
-"""What scorers may need besides the trajectory: the shared, lazily built scoring resources."""
+"""What scorers may need besides the trajectory: the run's scoring settings and the shared,
+lazily built scoring resources."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+from toolplay.scoring._settings import ScoringSettings
 
 TextSimilarity = Callable[[Sequence[str], Sequence[str]], list[float]]
 """Pairwise similarity of two equally long lists of texts (e.g. embedding cosine)."""
@@ -11,9 +14,11 @@ TextSimilarity = Callable[[Sequence[str], Sequence[str]], list[float]]
 
 @dataclass
 class ScoringContext:
-    """Shared, lazily built resources for scorers (embedding model, ...)."""
+    """The run's scoring settings and shared, lazily built resources (embedding model, ...)."""
 
     similarity_factory: Callable[[], TextSimilarity] | None = None
+    settings: ScoringSettings = field(default_factory=ScoringSettings)
+    """Typed settings that change what a score means (e.g. AutoDE's `slot_matching`)."""
     embedding_model: str | None = None
     """The name of the embedding model behind `similarity`, recorded with the run."""
     _similarity: TextSimilarity | None = field(default=None, repr=False)

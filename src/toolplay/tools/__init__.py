@@ -1,5 +1,12 @@
 """Tools: the `@tool` decorator, registries built from domains, and safe execution."""
 
+from toolplay.tools._api_only import (
+    API_ONLY_DOMAIN,
+    RECORDED,
+    api_only_tool,
+    is_api_only,
+    with_api_tools,
+)
 from toolplay.tools._augmentations import AUGMENTATIONS, present, rank_distractors, scrambled_name
 from toolplay.tools._catalog import SANDBOX_DOMAINS, ToolCatalog, builtin_domains
 from toolplay.tools._decorator import ToolKind, ToolMeta, tool, tool_meta
@@ -24,6 +31,11 @@ from toolplay.tools._registry import (
 )
 
 __all__ = [
+    "API_ONLY_DOMAIN",
+    "RECORDED",
+    "api_only_tool",
+    "is_api_only",
+    "with_api_tools",
     "SANDBOX_DOMAINS",
     "ToolCatalog",
     "builtin_domains",

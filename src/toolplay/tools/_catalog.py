@@ -1,15 +1,19 @@
 """A catalog of tool domains: the domains and groups a run may use, and their registries.
 
 A `ToolCatalog` is an object, built once per run (by `toolplay.catalog.build_catalog`) and
-passed down; nothing here is global. It builds one `Registry` per distinct list of domains and
-keeps it (registries are immutable), so resolving the tools of 2,848 scenarios over the same
-domains costs one build.
+passed down; nothing here is global. It builds one `Registry` per distinct list of domains (and
+of API-only tool schemas, `toolplay.tools._api_only`, which a scenario may declare besides its
+domains) and keeps it (registries are immutable), so resolving the tools of 2,848 scenarios over
+the same domains, or of AutoDE's 276 dialogues over 66 APIs, costs one build per distinct set.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
+from toolplay.tools._api_only import with_api_tools
 from toolplay.tools._errors import RegistryError
 from toolplay.tools._registry import Domain, Registry, build_registry
 
@@ -21,6 +25,7 @@ class ToolCatalog:
         self._domains: dict[str, Domain] = {}
         self._groups: dict[str, tuple[str, ...]] = {}
         self._registries: dict[tuple[str, ...], Registry] = {}
+        self._with_apis: dict[tuple[tuple[str, ...], str], Registry] = {}
 
     @property
     def domains(self) -> Mapping[str, Domain]:
@@ -38,6 +43,7 @@ class ToolCatalog:
             raise RegistryError(f"domain {domain.name!r} is registered twice")
         self._domains[domain.name] = domain
         self._registries.clear()
+        self._with_apis.clear()
 
     def add_group(self, name: str, members: Sequence[str]) -> None:
         """Register a name standing for several domains (e.g. `sandbox`)."""
@@ -45,6 +51,7 @@ class ToolCatalog:
             raise RegistryError(f"domain group {name!r} is registered twice")
         self._groups[name] = tuple(members)
         self._registries.clear()
+        self._with_apis.clear()
 
     def expand(self, names: Iterable[str]) -> tuple[str, ...]:
         """Domain names with groups replaced by their members, duplicates dropped, order kept."""
@@ -53,9 +60,30 @@ class ToolCatalog:
             expanded.extend(self._groups.get(name, (name,)))
         return tuple(dict.fromkeys(expanded))
 
-    def registry(self, names: Iterable[str]) -> Registry:
-        """The registry of the named domains or groups; unknown names fail with the known ones."""
+    def registry(
+        self, names: Iterable[str], api_only: Sequence[Mapping[str, Any]] = ()
+    ) -> Registry:
+        """The registry of the named domains or groups, plus the API-only tools of `api_only`.
+
+        Args:
+            names: Domain or group names; unknown names fail with the known ones.
+            api_only: OpenAI function schemas of tools with no implementation (a call is
+                checked against the schema and recorded, `toolplay.tools._api_only`).
+
+        Raises:
+            RegistryError: An unknown domain, an unusable schema, or a tool name twice.
+        """
         wanted = self.expand(names)
+        if not api_only:
+            return self._domains_registry(wanted)
+        key = (wanted, json.dumps(list(api_only), sort_keys=True, default=str))
+        found = self._with_apis.get(key)
+        if found is None:
+            found = with_api_tools(self._domains_registry(wanted), api_only)
+            self._with_apis[key] = found
+        return found
+
+    def _domains_registry(self, wanted: tuple[str, ...]) -> Registry:
         found = self._registries.get(wanted)
         if found is None:
             missing = [n for n in wanted if n not in self._domains]
