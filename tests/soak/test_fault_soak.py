@@ -217,8 +217,13 @@ def test_every_fault_is_seen_as_its_own_kind_and_every_answer_used_once(soak: So
     failed = Counter(soak.retried)
     for entry in soak.faulty_summary["error_list"]:
         failed.update(kind for kind, text in SEEN.items() if text in entry["error"])
+    # A quick fault is seen as its own kind, unless a stall of this busy process (server threads
+    # included) let the 0.6 s deadline pass first: the client then saw a timeout instead. So no
+    # kind is over-counted, and every one not seen is among the timeouts.
+    unseen = 0
     for fault in ("rate_limit", "server_error", "reset", "malformed_body", "bad_encoding"):
-        assert failed[fault] == soak.faults[fault], fault
+        assert failed[fault] <= soak.faults[fault], fault
+        unseen += soak.faults[fault] - failed[fault]
     # Answers the server completed (no fault, or a model fault) are the assistant messages
     # stored, except those the client had already given up on: a stall of this busy process
     # (server threads included) can outlast the 0.6 s deadline now and then, before or after
@@ -230,7 +235,8 @@ def test_every_fault_is_seen_as_its_own_kind_and_every_answer_used_once(soak: So
     )
     late = answered - stored
     assert late >= 0  # no hang or trickle was waited out past --timeout and then used
-    assert failed["timeout"] >= soak.faults["hang"] + soak.faults["slow_body"] + late
+    assert failed["timeout"] >= soak.faults["hang"] + soak.faults["slow_body"] + late + unseen
+    assert unseen <= 3  # a rare stall, not a misclassification
 
 
 def test_scored_conversations_are_exactly_those_of_the_fault_free_run(soak: Soak) -> None:
