@@ -6,6 +6,8 @@ user (`ModelUser`), over a client from `toolplay.clients`; only where the model 
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from toolplay.clients import (
     RoleOptionError,
     endpoint_client,
@@ -15,57 +17,45 @@ from toolplay.clients import (
     model_path,
 )
 from toolplay.roles._base import Assistant, RoleRequest, User
-from toolplay.roles._chat import ChatAssistant
+from toolplay.roles._chat import ChatAssistant, ChatModelRole
 from toolplay.roles._model_user import ModelUser
 
+R = TypeVar("R", bound=ChatModelRole)
 
-def _model_name(request: RoleRequest) -> str:
+
+def _endpoint_role(request: RoleRequest, role: type[R], what: str) -> R:
     if not request.argument:
         raise RoleOptionError("openai needs a model name, e.g. openai:gpt-4o-mini")
-    return request.argument
+    model = request.argument
+    settings = request.model.resolve(cache=request.cache, concurrency=request.concurrency)
+    name = f"openai:{model}"
+    client = endpoint_client(settings, f"{what}{name}")
+    return role(name, model, client, settings, endpoint_description(model, settings))
+
+
+def _local_role(request: RoleRequest, role: type[R]) -> R:
+    path = model_path(request.argument)
+    settings = request.model.resolve(cache=request.cache, concurrency=request.concurrency)
+    name = f"local:{request.argument}" if request.argument else "local"
+    description = local_description(request.argument, path, settings)
+    return role(name, path.name, local_client(path, settings), settings, description)
 
 
 def build_openai_assistant(request: RoleRequest) -> Assistant:
     """`openai:MODEL`: the assistant is `MODEL` at the endpoint of the model options."""
-    model = _model_name(request)
-    settings = request.model.resolve(cache=request.cache, concurrency=request.concurrency)
-    name = f"openai:{model}"
-    client = endpoint_client(settings, name)
-    return ChatAssistant(name, model, client, settings, endpoint_description(model, settings))
+    return _endpoint_role(request, ChatAssistant, "")
 
 
 def build_openai_user(request: RoleRequest) -> User:
     """`openai:MODEL` as the user: a simulator at the user's endpoint (else the assistant's)."""
-    model = _model_name(request)
-    settings = request.model.resolve(cache=request.cache, concurrency=request.concurrency)
-    name = f"openai:{model}"
-    client = endpoint_client(settings, f"user {name}")
-    return ModelUser(name, model, client, settings, endpoint_description(model, settings))
+    return _endpoint_role(request, ModelUser, "user ")
 
 
 def build_local_assistant(request: RoleRequest) -> Assistant:
     """`local` (the packaged SmolLM2) or `local:PATH.gguf`."""
-    path = model_path(request.argument)
-    settings = request.model.resolve(cache=request.cache, concurrency=request.concurrency)
-    name = f"local:{request.argument}" if request.argument else "local"
-    return ChatAssistant(
-        name,
-        path.name,
-        local_client(path, settings),
-        settings,
-        local_description(request.argument, path, settings),
-    )
+    return _local_role(request, ChatAssistant)
 
 
 def build_local_user(request: RoleRequest) -> User:
     """`local` or `local:PATH.gguf` as a simulated user."""
-    path = model_path(request.argument)
-    settings = request.model.resolve(cache=request.cache, concurrency=request.concurrency)
-    name = f"local:{request.argument}" if request.argument else "local"
-    return ModelUser(
-        name,
-        path.name,
-        local_client(path, settings),
-        settings,
-        local_description(request.argument, path, settings),
-    )
+    return _local_role(request, ModelUser)
