@@ -457,6 +457,10 @@ OPTION_CASES: dict[str, tuple[list[str], tuple[str, ...]]] = {
     "option without =": (["--option", "novalue"], ("--option", "'novalue'", "KEY=VALUE")),
     "option of the wrong type": (["--option", "max_retries=lots"], ("--max-retries", "'lots'")),
     "option without a flag": (["--option", "retry_jitter=-1"], ("--option retry_jitter", "-1")),
+    "option key typo": (
+        ["--option", "locl_n_ctx=4096"],
+        ("--option", "unknown option 'locl_n_ctx'", "local_n_ctx", "max_rounds"),
+    ),
     "timeout 0": (["--timeout", "0"], ("--timeout", "0")),
     "max calls per turn 0": (["--max-calls-per-turn", "0"], ("--max-calls-per-turn",)),
     "unknown option": (["--colour", "blue"], ("--colour",)),
