@@ -63,7 +63,7 @@ SCENARIO = {
     ],
 }
 
-AGENT = '''
+AGENT = """
 import dataclasses
 
 FOUND = []
@@ -93,7 +93,7 @@ def _walk(value, seen):
 def peek(messages, tools, context):
     _walk([messages, tools, context], set())
     return "I cannot do that."
-'''
+"""
 
 
 @pytest.fixture()

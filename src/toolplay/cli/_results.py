@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from toolplay.cli._app import _guard, app, console, plugins
+from toolplay.cli._app import _guard, app, console, err_console, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed, ci_settings
 from toolplay.report import (
     compare_runs,
@@ -79,3 +79,15 @@ def compare(
     render_comparison(comparison, console)
     if written is not None:
         console.print(f"Comparison written to [bold]{written}[/bold]", highlight=False)
+    # Sources that share no scenario were compared on nothing: say so, and fail (exit 1), so
+    # a script comparing the wrong folders notices.
+    disjoint = [pair for pair in comparison.pairs if pair.stats.n == 0]
+    for pair in disjoint:
+        err_console.print(
+            f"[yellow]warning:[/yellow] {pair.left} and {pair.right} share no scored "
+            "scenario: nothing was compared (different suites, --augment or --limit?)",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if disjoint:
+        raise typer.Exit(1)
