@@ -518,7 +518,7 @@ def test_resume_refusals_leave_the_run_untouched(
         "assistant_model.temperature: stored None, now 0.5",
     )
     refuse(cli, workspace, [*run, "--limit", "2"], "run: already holds a run", "--resume")
-    refuse(cli, workspace, [*run[:-1], "elsewhere", "--resume"], "elsewhere", "nothing to resume")
+    # (--resume on a folder without a run starts it: tests/e2e/test_run_defaults.py)
     (workspace / "run/run.sqlite").write_bytes(b"garbage " * 100)
     refuse(
         cli,

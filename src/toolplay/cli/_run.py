@@ -24,7 +24,14 @@ from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
 from toolplay.clients import ModelOptions
 from toolplay.conversation import PlaySettings
 from toolplay.report import render_summary
-from toolplay.runs import RunConfig, RunSummary, apply_options, execute_run
+from toolplay.runs import (
+    RunConfig,
+    RunSummary,
+    apply_options,
+    default_out,
+    execute_run,
+    stored_settings,
+)
 
 
 def _help(model: type[BaseModel], field: str) -> str:
@@ -50,8 +57,10 @@ def _progress_run(config: RunConfig) -> RunSummary:
             tasks.append(bar.add_task(f"{config.suite} · {config.assistant}", total=total))
         bar.update(tasks[0], completed=done, total=total)
 
+    # A resumed run loads its stored plugins even when --plugin is not given again.
+    found = catalog() if config.plugins == plugins() else None
     try:
-        return asyncio.run(execute_run(config, catalog=catalog(), progress=report))
+        return asyncio.run(execute_run(config, catalog=found, progress=report))
     finally:
         bar.stop()
 
@@ -97,12 +106,19 @@ def prompt_text(value: str | None, flag: str) -> str | None:
 
 @app.command()
 def run(
+    ctx: typer.Context,
     suite: Annotated[str, typer.Option(help=_help(RunConfig, "suite"))] = "quick",
     mode: Annotated[str | None, typer.Option(help=_help(RunConfig, "mode"))] = None,
     assistant: Annotated[str, typer.Option(help=_help(RunConfig, "assistant"))] = "oracle",
     user: Annotated[str, typer.Option(help=_help(RunConfig, "user"))] = "scripted",
     limit: Annotated[int | None, typer.Option(help=_help(RunConfig, "limit"))] = None,
-    out: Annotated[Path, typer.Option(help=_help(RunConfig, "out"))] = Path("runs/latest"),
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Run directory to write (default: a new runs/SUITE-ASSISTANT-N; with "
+            "--resume, the latest of those)."
+        ),
+    ] = None,
     concurrency: Annotated[int, typer.Option(help=_help(RunConfig, "concurrency"))] = 1,
     trials: Annotated[int, typer.Option(help=_help(RunConfig, "trials"))] = 1,
     resume: Annotated[bool, typer.Option(help=_help(RunConfig, "resume"))] = False,
@@ -183,6 +199,12 @@ def run(
     given = {k: v for k, v in flags.items() if v is not None}
     options = {**_parse_options(option or []), **given}
 
+    chosen_out = out
+    if chosen_out is None:
+        chosen_out = default_out(suite, assistant, resume=resume)
+        err_console.print(f"run folder: {chosen_out}", highlight=False)
+    run_dir = chosen_out
+
     def action() -> RunSummary:
         data: dict[str, Any] = {
             "suite": suite,
@@ -190,7 +212,7 @@ def run(
             "assistant": assistant,
             "user": user,
             "limit": limit,
-            "out": out,
+            "out": run_dir,
             "concurrency": concurrency,
             "trials": trials,
             "resume": resume,
@@ -198,10 +220,37 @@ def run(
             "cache": cache,
             "plugins": plugins(),
         }
+        stored = stored_settings(run_dir) if resume else None
+        if stored is not None:  # resume: the stored settings, what was given laid over them
+            given = {k: v for k, v in data.items() if k == "plugins" and v or _given(ctx, k)}
+            kept = {k: v for k, v in stored.items() if k not in ("out", "resume")}
+            data = {**kept, **given, "out": run_dir, "resume": True}
         config = RunConfig.model_validate(apply_options(data, options))
         return _progress_run(config)
 
     summary = _guard(action)
     render_summary(summary, console)
-    console.print(f"Run written to [bold]{out}[/bold] (summary.json, trajectories/, run.sqlite)")
-    console.print(f"HTML report: toolplay report {out}", highlight=False)
+    console.print(
+        f"Run written to [bold]{run_dir}[/bold] (summary.json, trajectories/, run.sqlite)"
+    )
+    console.print(f"HTML report: toolplay report {run_dir}", highlight=False)
+    if summary.errors:
+        err_console.print(
+            f"{summary.errors} scenario trial(s) ended in an infrastructure error (not scored; "
+            f"see error_list in summary.json); play them again with: "
+            f"toolplay run --resume --out {run_dir}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(EXIT_INFRASTRUCTURE)
+
+
+EXIT_INFRASTRUCTURE = 3
+"""Exit status of a run that finished with infrastructure errors (0: all scored; 1: a check
+failed, e.g. `validate`, or `compare` found nothing shared; 2: usage or configuration error)."""
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether option `name` was given (command line or environment), not defaulted."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")

@@ -22,6 +22,7 @@ from toolplay.runs._lines import (
     TrajectoryLine,
 )
 from toolplay.runs._preflight import RunError
+from toolplay.runs._resume import default_out, stored_settings
 from toolplay.runs._runner import (
     execute_run,
     load_summary,
@@ -71,6 +72,7 @@ __all__ = [
     "apply_options",
     "build_summary",
     "carried_augmentations",
+    "default_out",
     "execute_run",
     "load_summary",
     "migrate_config",
@@ -84,6 +86,7 @@ __all__ = [
     "scenario_info",
     "select_scenarios",
     "stored_config",
+    "stored_settings",
     "succeeded",
     "trajectory_records",
     "trial_statistics",

@@ -39,8 +39,7 @@ def check_paths(config: RunConfig) -> None:
         raise RunError(f"{out}: not a directory (--out names the run directory)")
     if store_file.exists() and not config.resume:
         raise RunError(f"{out}: already holds a run; pass --resume to continue it or choose --out")
-    if config.resume and not store_file.exists():
-        raise RunError(f"{out}: nothing to resume (no {RunStore.FILENAME})")
+    # `--resume` on a folder without a run starts it (see `runs._resume`).
 
 
 def check_identity(stored: Any, config: RunConfig) -> None:
@@ -73,8 +72,9 @@ def check_identity(stored: Any, config: RunConfig) -> None:
 def check_out(config: RunConfig) -> None:
     """Refuse, before anything is loaded or created, a run that cannot start in `config.out`.
 
-    The directory must be a folder that holds a run exactly when `--resume` is given, and a
-    resumed run must have been stored with this configuration. `open_run` checks again under
+    The directory must be a folder that holds no run unless `--resume` is given (which on an
+    empty or missing folder starts the run), and a resumed run must have been stored with this
+    configuration. `open_run` checks again under
     the store's lock; checking first keeps a run that cannot start from creating its response
     cache or loading a model.
 
@@ -82,7 +82,7 @@ def check_out(config: RunConfig) -> None:
         RunError: naming the directory and the reason.
     """
     check_paths(config)
-    if config.resume:
+    if config.resume and (config.out / RunStore.FILENAME).exists():
         store = RunStore.in_dir(config.out)
         try:
             check_identity(store.get_meta("config"), config)
