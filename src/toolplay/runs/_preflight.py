@@ -7,6 +7,7 @@ and any model is built; `open_run` repeats them under the store's exclusive lock
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -42,10 +43,32 @@ def check_paths(config: RunConfig) -> None:
     # `--resume` on a folder without a run starts it (see `runs._resume`).
 
 
-def check_identity(stored: Any, config: RunConfig) -> None:
-    """Refuse to resume a stored run under another configuration, naming what differs."""
+def check_identity(
+    stored: Any, config: RunConfig, pin: Callable[[str], str] = lambda spec: spec
+) -> None:
+    """Refuse to resume a stored run under another configuration, naming what differs.
+
+    `pin` puts a suite spec in its stored form (absolute paths), so a run stored before suite
+    paths were stored absolute still matches; a run stored without a suite fingerprint does
+    not have it checked.
+    """
     current = run_identity(config)
     stored = stored_identity(stored, config)
+    if isinstance(stored, dict):
+        stored = dict(stored)
+        if isinstance(stored.get("suite"), str):
+            stored["suite"] = pin(stored["suite"])
+        if stored.get("suite_fingerprint") is None:
+            stored.pop("suite_fingerprint", None)
+            current.pop("suite_fingerprint", None)
+        elif stored.get("suite") == current.get("suite") and stored.get(
+            "suite_fingerprint"
+        ) != current.get("suite_fingerprint"):
+            raise RunError(
+                f"{config.out}: --resume: the files of suite {config.suite} changed since the "
+                "run was stored (their fingerprint differs); start a new run, or restore the "
+                "files"
+            )
     if stored is None or stored == current:
         return
     if not isinstance(stored, dict):
@@ -69,7 +92,7 @@ def check_identity(stored: Any, config: RunConfig) -> None:
     )
 
 
-def check_out(config: RunConfig) -> None:
+def check_out(config: RunConfig, pin: Callable[[str], str] = lambda spec: spec) -> None:
     """Refuse, before anything is loaded or created, a run that cannot start in `config.out`.
 
     The directory must be a folder that holds no run unless `--resume` is given (which on an
@@ -85,6 +108,6 @@ def check_out(config: RunConfig) -> None:
     if config.resume and (config.out / RunStore.FILENAME).exists():
         store = RunStore.in_dir(config.out)
         try:
-            check_identity(store.get_meta("config"), config)
+            check_identity(store.get_meta("config"), config, pin)
         finally:
             store.close()

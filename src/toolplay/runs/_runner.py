@@ -49,6 +49,7 @@ from toolplay.runs._preflight import (
 )
 from toolplay.runs._restore import restore_files, stored_records
 from toolplay.runs._select import select_scenarios
+from toolplay.runs._suite_pin import fingerprint, pin_suite, suite_path
 from toolplay.runs._summary import RunHeader, RunSummary, build_summary
 from toolplay.scenarios import Scenario, Suite
 from toolplay.scoring import (
@@ -109,14 +110,48 @@ def fit_to_recording(
     return config if trials == config.trials else config.model_copy(update={"trials": trials})
 
 
-def open_run(config: RunConfig) -> RunStore:
+def pin_config(config: RunConfig, catalog: Catalog) -> tuple[RunConfig, Callable[[str], str]]:
+    """`config` with its suite pinned (absolute paths, fingerprint; `runs._suite_pin`), and the
+    pinning function, for comparing with a stored run's spec."""
+    importers, suites = set(catalog.importers), set(catalog.suites)
+
+    def pin(spec: str) -> str:
+        return pin_suite(spec, importers, suites)
+
+    spec = pin(config.suite)
+    found = fingerprint(suite_path(spec, importers, suites))
+    return config.model_copy(update={"suite": spec, "suite_fingerprint": found}), pin
+
+
+def check_suite_unchanged(run_dir: Path, config: RunConfig, catalog: Catalog) -> None:
+    """Refuse to re-score a run whose suite is gone or whose files changed (clear reasons).
+
+    Raises:
+        RunError: The suite's path no longer exists, or its fingerprint differs.
+    """
+    path = suite_path(config.suite, set(catalog.importers), set(catalog.suites))
+    if path is None:
+        return
+    if not path.exists():
+        raise RunError(
+            f"{run_dir}: the run's suite {path} no longer exists (moved or deleted?); the run "
+            f"was made with --suite {config.suite}"
+        )
+    if config.suite_fingerprint is not None and fingerprint(path) != config.suite_fingerprint:
+        raise RunError(
+            f"{run_dir}: the files of suite {path} changed since the run was made (their "
+            "fingerprint differs); scoring would not be of the scenarios that were played"
+        )
+
+
+def open_run(config: RunConfig, pin: Callable[[str], str] = lambda spec: spec) -> RunStore:
     """Create the run directory and store, or reopen it for `--resume`."""
     out = config.out
     check_paths(config)
     out.mkdir(parents=True, exist_ok=True)
     store = RunStore.in_dir(out, create=True, exclusive=True)
     try:
-        check_identity(store.get_meta("config"), config)
+        check_identity(store.get_meta("config"), config, pin)
         store.set_meta("config", run_identity(config))
         damaged = store.discard_damaged()
         if damaged:
@@ -232,9 +267,11 @@ async def execute_run(
         progress: Called with (finished, total) as trials finish.
         context: Scoring resources (default: what the suite's scorers need, loaded lazily).
     """
-    check_out(config)
     catalog = _catalog(config, catalog)
-    suite = catalog.load_suite(config.suite)
+    typed = config.suite  # loaded as typed, so errors name files as the user wrote them
+    config, pin = pin_config(config, catalog)
+    check_out(config, pin)
+    suite = catalog.load_suite(typed)
     mode_name = suite.mode(config.mode)
     try:
         mode = catalog.mode(mode_name)
@@ -261,7 +298,7 @@ async def execute_run(
         )
         config = fit_to_recording(config, assistant, scenarios)
         context = context or catalog.scoring_context(scenarios, config.scoring)
-        store = open_run(config)
+        store = open_run(config, pin)
     except BaseException:
         if cache is not None:
             cache.close()
@@ -387,6 +424,7 @@ def rescore_run(
         config = stored_config(run_dir, store)
         wanted = list(dict.fromkeys([*config.plugins, *plugins]))
         catalog = _catalog(config.model_copy(update={"plugins": wanted}), catalog)
+        check_suite_unchanged(run_dir, config, catalog)
         suite = catalog.load_suite(config.suite)
         mode = suite.mode(config.mode)
         scenarios = select_scenarios(suite, config.limit, config.augment)
