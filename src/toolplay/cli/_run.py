@@ -26,6 +26,7 @@ from toolplay.conversation import PlaySettings
 from toolplay.report import render_summary
 from toolplay.runs import (
     RunConfig,
+    RunStats,
     RunSummary,
     apply_options,
     default_out,
@@ -39,7 +40,7 @@ def _help(model: type[BaseModel], field: str) -> str:
     return model.model_fields[field].description or ""
 
 
-def _progress_run(config: RunConfig) -> RunSummary:
+def _progress_run(config: RunConfig, stats: RunStats) -> RunSummary:
     bar = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -60,7 +61,7 @@ def _progress_run(config: RunConfig) -> RunSummary:
     # A resumed run loads its stored plugins even when --plugin is not given again.
     found = catalog() if config.plugins == plugins() else None
     try:
-        return asyncio.run(execute_run(config, catalog=found, progress=report))
+        return asyncio.run(execute_run(config, catalog=found, progress=report, stats=stats))
     finally:
         bar.stop()
 
@@ -226,10 +227,21 @@ def run(
             kept = {k: v for k, v in stored.items() if k not in ("out", "resume")}
             data = {**kept, **given, "out": run_dir, "resume": True}
         config = RunConfig.model_validate(apply_options(data, options))
-        return _progress_run(config)
+        return _progress_run(config, stats)
 
+    stats = RunStats()
     summary = _guard(action)
     render_summary(summary, console)
+    served = stats.cache_hits
+    if served:
+        calls = served + stats.cache_misses
+        console.print(
+            f"served from the response cache: {served} of {calls} model call(s) "
+            f"({'no new tokens spent' if not stats.cache_misses else 'the rest called'}; the "
+            "token counts are those of the recorded calls)",
+            highlight=False,
+            soft_wrap=True,
+        )
     console.print(
         f"Run written to [bold]{run_dir}[/bold] (summary.json, trajectories/, run.sqlite)"
     )

@@ -24,6 +24,7 @@ from toolplay.runs._lines import (
 from toolplay.runs._preflight import RunError
 from toolplay.runs._resume import default_out, stored_settings
 from toolplay.runs._runner import (
+    RunStats,
     execute_run,
     load_summary,
     open_run,
@@ -64,6 +65,7 @@ __all__ = [
     "RunConfig",
     "RunError",
     "RunHeader",
+    "RunStats",
     "RunSummary",
     "RunUncertainty",
     "SelectionError",

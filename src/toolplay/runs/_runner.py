@@ -28,6 +28,7 @@ import logging
 import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -75,6 +76,15 @@ _UNCERTAINTY = "uncertainty"
 
 Progress = Callable[[int, int], None]
 """Called with (finished, total) after every scenario trial."""
+
+
+@dataclass
+class RunStats:
+    """What a run did beside its results, for the person watching (never stored: a resumed
+    or cached run must give the same files): how many model calls the response cache served."""
+
+    cache_hits: int = 0
+    cache_misses: int = 0
 R = TypeVar("R", Assistant, User)
 
 
@@ -257,6 +267,7 @@ async def execute_run(
     catalog: Catalog | None = None,
     progress: Progress | None = None,
     context: ScoringContext | None = None,
+    stats: RunStats | None = None,
 ) -> RunSummary:
     """Run `config` to completion and return the summary (also written to summary.json).
 
@@ -266,6 +277,7 @@ async def execute_run(
             the installed plugins and `config.plugins`).
         progress: Called with (finished, total) as trials finish.
         context: Scoring resources (default: what the suite's scorers need, loaded lazily).
+        stats: Filled with what the run did beside its results (cache hits).
     """
     catalog = _catalog(config, catalog)
     typed = config.suite  # loaded as typed, so errors name files as the user wrote them
@@ -376,6 +388,8 @@ async def execute_run(
             logger.info(
                 "response cache %s: %d hits, %d misses", cache.path, cache.hits, cache.misses
             )
+            if stats is not None:
+                stats.cache_hits, stats.cache_misses = cache.hits, cache.misses
         header = run_header(config, suite, mode_name, context, roles, catalog.plugins)
         summary = build_summary(
             scenarios, store.results(), header, catalog.scorers, uncertainty=config.uncertainty
