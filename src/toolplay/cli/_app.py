@@ -113,6 +113,9 @@ class _OneLineUsageErrors(TyperGroup):
 app = typer.Typer(
     cls=_OneLineUsageErrors,
     add_completion=False,
+    # Click's plain help: it wraps at any terminal width (80 columns included), where the
+    # boxed rich help cut option names and descriptions short.
+    rich_markup_mode=None,
     no_args_is_help=True,
     help="Evaluate how well AI assistants use tools in conversation.",
 )
