@@ -1,26 +1,18 @@
-"""`toolplay run`: parse options, build a `RunConfig`, execute it with a progress bar."""
+"""`toolplay run`: parse options, build a `RunConfig`, execute it showing its progress."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from pydantic import BaseModel
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from toolplay.cli._app import _guard, app, catalog, console, err_console, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
+from toolplay.cli._progress import LiveBar, PlainLines
 from toolplay.clients import ModelOptions
 from toolplay.conversation import PlaySettings
 from toolplay.report import render_summary
@@ -41,29 +33,17 @@ def _help(model: type[BaseModel], field: str) -> str:
 
 
 def _progress_run(config: RunConfig, stats: RunStats) -> RunSummary:
-    bar = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        transient=False,
-        disable=not sys.stderr.isatty(),
-    )
-    tasks: list[TaskID] = []
-
-    def report(done: int, total: int) -> None:
-        if not tasks:  # the bar appears once the run has started, never above a refusal
-            bar.start()
-            tasks.append(bar.add_task(f"{config.suite} · {config.assistant}", total=total))
-        bar.update(tasks[0], completed=done, total=total)
-
+    """Execute `config` with its progress on stderr (`cli._progress`)."""
+    label = f"{config.suite} · {config.assistant}"
+    live = LiveBar(err_console, label) if err_console.is_terminal else None
+    report = live if live is not None else PlainLines(err_console, label)
     # A resumed run loads its stored plugins even when --plugin is not given again.
     found = catalog() if config.plugins == plugins() else None
     try:
         return asyncio.run(execute_run(config, catalog=found, progress=report, stats=stats))
     finally:
-        bar.stop()
+        if live is not None:
+            live.stop()
 
 
 def _parse_options(items: list[str]) -> dict[str, Any]:

@@ -26,6 +26,7 @@ import asyncio
 import json
 import logging
 import traceback
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -71,6 +72,9 @@ from toolplay.store import (
 
 logger = logging.getLogger(__name__)
 
+_PENDING_WRITES = 8
+"""Finished trials whose writes may be queued at once (bounds memory; plays wait beyond it)."""
+
 _UNCERTAINTY = "uncertainty"
 """Store meta key of the interval settings (not part of the run's identity)."""
 
@@ -85,6 +89,8 @@ class RunStats:
 
     cache_hits: int = 0
     cache_misses: int = 0
+
+
 R = TypeVar("R", Assistant, User)
 
 
@@ -325,25 +331,32 @@ async def execute_run(
         done = store.done()
         todo = [(s, t) for s in scenarios for t in range(config.trials) if (s.id, t) not in done]
         total, finished = len(scenarios) * config.trials, len(scenarios) * config.trials - len(todo)
-        gate = asyncio.Semaphore(config.concurrency)
         writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolplay-store")
+        loop = asyncio.get_running_loop()
+        writes: deque[asyncio.Future[None]] = deque()
+
+        def written(future: asyncio.Future[None]) -> None:
+            nonlocal finished
+            if future.cancelled() or future.exception() is not None:
+                return  # raised where the write is awaited
+            finished += 1
+            if progress:
+                progress(finished, total)
 
         async def one(scenario: Scenario, trial: int) -> None:
-            nonlocal finished
-            async with gate:
-                try:
-                    setup = catalog.setup(scenario)
-                    if isinstance(assistant, Recording):
-                        trajectory = assistant.recorded(setup, trial)
-                    else:
-                        request = PlayRequest(setup, assistant, user, trial, config.play)
-                        trajectory = await mode.play(request)
-                except Exception as exc:  # a harness bug: recorded, retried on resume
-                    logger.exception("%s trial %d: playing failed", scenario.id, trial)
-                    trajectory = _harness_failure(
-                        scenario, trial, mode_name, assistant, user, f"harness error: {exc!r}"
-                    )
-                    setup = None
+            try:
+                setup = catalog.setup(scenario)
+                if isinstance(assistant, Recording):
+                    trajectory = assistant.recorded(setup, trial)
+                else:
+                    request = PlayRequest(setup, assistant, user, trial, config.play)
+                    trajectory = await mode.play(request)
+            except Exception as exc:  # a harness bug: recorded, retried on resume
+                logger.exception("%s trial %d: playing failed", scenario.id, trial)
+                trajectory = _harness_failure(
+                    scenario, trial, mode_name, assistant, user, f"harness error: {exc!r}"
+                )
+                setup = None
             trajectory = trajectory.model_copy(update={"scenario": scenario_info(scenario)})
             failed = trajectory.termination == "infrastructure_error"
             error = trajectory.error if failed else None
@@ -373,15 +386,30 @@ async def execute_run(
                     error=error,
                 )
 
-            await asyncio.get_running_loop().run_in_executor(writer, persist)
-            finished += 1
-            if progress:
-                progress(finished, total)
+            # The write overlaps the next play; progress is reported when it has committed.
+            future = loop.run_in_executor(writer, persist)
+            future.add_done_callback(written)
+            writes.append(future)
+            while writes and (len(writes) > _PENDING_WRITES or writes[0].done()):
+                await writes.popleft()  # a failed write raises here
+            await asyncio.sleep(0)  # let committed writes report before the next play
+
+        pending = iter(todo)
+
+        async def worker() -> None:
+            # `concurrency` workers take trials in order: a trial is played only when a
+            # worker is free, so progress moves as trials finish even when playing never
+            # waits (the oracle), instead of every play running before the first write.
+            for scenario, trial in pending:
+                await one(scenario, trial)
 
         if progress:
             progress(finished, total)
         try:
-            await asyncio.gather(*(one(s, t) for s, t in todo))
+            workers = max(1, min(config.concurrency, len(todo)))
+            await asyncio.gather(*(worker() for _ in range(workers)))
+            while writes:
+                await writes.popleft()
         finally:
             writer.shutdown(wait=True)
         if cache is not None:
