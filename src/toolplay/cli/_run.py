@@ -15,7 +15,6 @@ from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
 from toolplay.cli._progress import LiveBar, PlainLines
 from toolplay.clients import ModelOptions
 from toolplay.conversation import PlaySettings
-from toolplay.report import render_summary
 from toolplay.runs import (
     RunConfig,
     RunStats,
@@ -211,6 +210,8 @@ def run(
 
     stats = RunStats()
     summary = _guard(action)
+    from toolplay.report import render_summary  # noqa: PLC0415 (jinja2 etc.: startup time)
+
     render_summary(summary, console)
     served = stats.cache_hits
     if served:

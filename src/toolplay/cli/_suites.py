@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from difflib import get_close_matches
 from typing import Annotated, Any, cast
 
@@ -11,7 +12,7 @@ from rich.text import Text
 
 from toolplay.cli._app import _guard, app, catalog, console, err_console
 from toolplay.cli._listing import detail, heading, paragraph, signature, type_of
-from toolplay.scenarios import Suite, augmentation_of
+from toolplay.scenarios import ScenarioEntry
 from toolplay.validate import validate_suite
 
 
@@ -43,10 +44,11 @@ def suites() -> None:
     for source in found.suites.values():
         name = source.name
         loaded = _guard(lambda name=name: found.load_suite(name))  # type: ignore[misc]
-        counts = Counter(c for scenario in loaded.scenarios for c in scenario.categories)
+        entries = loaded.entries()  # no scenario is built (a lazy suite reads its index)
+        counts = Counter(c for entry in entries for c in entry.categories)
         heading(console, name, f"{len(loaded)} scenarios", source.description)
         detail(console, "categories", [f"{k} {v}" for k, v in sorted(counts.items())])
-        detail(console, "variants", _variant_counts(loaded))
+        detail(console, "variants", _variant_counts(entries))
         skipped = cast(list[tuple[str, str]], loaded.extra.get("skipped_variants", []))
         notes += [f"{name}: skipped unsound variant {vid}: {why}" for vid, why in skipped]
     console.print()
@@ -59,14 +61,13 @@ def suites() -> None:
         heading(console, note)
 
 
-def _variant_counts(suite: Suite) -> list[str]:
+def _variant_counts(entries: Sequence[ScenarioEntry]) -> list[str]:
     """Base and world-state counts and scenarios per augmentation setting (none: empty)."""
-    if not any(s.augmentation or s.metadata.get("state_variant") for s in suite.scenarios):
+    if not any(e.augmentation or e.state_variant for e in entries):
         return []
-    by_augmentation = Counter(augmentation_of(s) for s in suite.scenarios)
-    plain = [s for s in suite.scenarios if not s.augmentation]
-    states = Counter(str(s.metadata.get("state_variant")) for s in plain)
-    states.pop("None", None)
+    by_augmentation = Counter(e.setting for e in entries)
+    plain = [e for e in entries if not e.augmentation]
+    states = Counter(e.state_variant for e in plain if e.state_variant)
     parts = [f"base {len(plain) - sum(states.values())}"]
     parts += [f"~{k} {v}" for k, v in sorted(states.items())]
     parts += [f"@{k} {v}" for k, v in by_augmentation.items()]

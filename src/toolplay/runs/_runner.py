@@ -324,7 +324,7 @@ async def execute_run(
     roles = role_settings(assistant, user)
     try:
         store.set_meta("roles", roles)
-        store.set_meta(SUITE_IDS, sorted(s.id for s in suite.scenarios))
+        store.set_meta(SUITE_IDS, sorted(e.id for e in suite.entries()))
         store.set_meta(_UNCERTAINTY, config.uncertainty.model_dump(mode="json"))
         write_json(config.out / CONFIG_FILE, config.model_dump(mode="json"))
         restore_files(store, config.out)
