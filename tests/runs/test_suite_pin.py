@@ -48,6 +48,10 @@ def test_a_relative_suite_is_stored_absolute_and_scores_from_elsewhere(
     assert code == 0, output
     code, output = invoke("run", "--resume", "--out", "r")
     assert code == 0, output
+    code, output = invoke("report", "r")  # the report finds the suite: categories are there
+    assert code == 0, output
+    html = (project.parent / "r/report.html").read_text(encoding="utf-8")
+    assert "multiple_tool_call" in html and "single_user_turn" in html
 
 
 def test_changed_or_moved_suite_files_are_refused_clearly(project: Path) -> None:
