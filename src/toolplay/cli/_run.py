@@ -31,11 +31,20 @@ def _help(model: type[BaseModel], field: str) -> str:
     return model.model_fields[field].description or ""
 
 
-def _progress_run(config: RunConfig, stats: RunStats) -> RunSummary:
-    """Execute `config` with its progress on stderr (`cli._progress`)."""
+def _progress_run(config: RunConfig, stats: RunStats, announce: str | None) -> RunSummary:
+    """Execute `config` with its progress on stderr (`cli._progress`); `announce` is printed
+    once the run has started (never above a refusal)."""
     label = f"{config.suite} · {config.assistant}"
     live = LiveBar(err_console, label) if err_console.is_terminal else None
-    report = live if live is not None else PlainLines(err_console, label)
+    shown = live if live is not None else PlainLines(err_console, label)
+    said: list[bool] = []
+
+    def report(done: int, total: int) -> None:
+        if announce and not said:
+            said.append(True)
+            err_console.print(announce, highlight=False, soft_wrap=True)
+        shown(done, total)
+
     # A resumed run loads its stored plugins even when --plugin is not given again.
     found = catalog() if config.plugins == plugins() else None
     try:
@@ -179,11 +188,8 @@ def run(
     given = {k: v for k, v in flags.items() if v is not None}
     options = {**_parse_options(option or []), **given}
 
-    chosen_out = out
-    if chosen_out is None:
-        chosen_out = default_out(suite, assistant, resume=resume)
-        err_console.print(f"run folder: {chosen_out}", highlight=False)
-    run_dir = chosen_out
+    run_dir = out if out is not None else default_out(suite, assistant, resume=resume)
+    announce = f"run folder: {run_dir}" if out is None else None
 
     def action() -> RunSummary:
         data: dict[str, Any] = {
@@ -206,7 +212,7 @@ def run(
             kept = {k: v for k, v in stored.items() if k not in ("out", "resume")}
             data = {**kept, **given, "out": run_dir, "resume": True}
         config = RunConfig.model_validate(apply_options(data, options))
-        return _progress_run(config, stats)
+        return _progress_run(config, stats, announce)
 
     stats = RunStats()
     summary = _guard(action)
