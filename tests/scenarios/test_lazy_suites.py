@@ -65,3 +65,20 @@ def test_an_index_of_other_files_is_not_used(tmp_path: Path) -> None:
     with (folder / "messaging.yaml").open("a", encoding="utf-8") as handle:
         handle.write("\n# edited\n")
     assert lazy_variant_scenarios(folder, context) is None  # the suite is built in full
+
+
+@pytest.mark.parametrize("name", ["quick", "autode"])
+def test_folder_suites_list_from_a_current_index_without_loading(name: str) -> None:
+    from toolplay.scenarios._lazy import folder_index
+    from toolplay.scenarios._load import SCENARIO_SUFFIXES
+
+    suite = CATALOG.load_suite(name)
+    assert isinstance(suite.scenarios, LazyScenarios)
+    entries = suite.entries()
+    assert suite.scenarios.built == 0  # `toolplay suites` builds nothing
+    built = list(suite.scenarios)
+    assert [e.id for e in entries] == [s.id for s in built]
+    shipped = json.loads(index_path(DATA / name).read_text(encoding="utf-8"))
+    assert shipped == folder_index(DATA / name, built, SCENARIO_SUFFIXES), (
+        "run scripts/index_suites.py after changing the suite's files"
+    )

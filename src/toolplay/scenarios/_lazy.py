@@ -116,3 +116,42 @@ def read_index(path: Path, fingerprint: str) -> dict[str, Any] | None:
     if not isinstance(data, dict) or data.get("version") != INDEX_VERSION:
         return None
     return data if data.get("fingerprint") == fingerprint else None
+
+
+def folder_index(
+    folder: Path, scenarios: Sequence[Scenario], suffixes: Sequence[str]
+) -> dict[str, Any]:
+    """The index of a suite read whole from `folder` (its entries and the files' fingerprint)."""
+    return {
+        "version": INDEX_VERSION,
+        "fingerprint": folder_fingerprint(folder, suffixes),
+        "entries": [
+            [e.id, list(e.categories), e.augmentation, e.state_variant]
+            for e in entries_of(scenarios)
+        ],
+    }
+
+
+def lazy_folder(
+    folder: Path, load_all: Callable[[], list[Scenario]], suffixes: Sequence[str]
+) -> Sequence[Scenario]:
+    """A folder suite's scenarios: listed from its current index, loaded whole on first use.
+
+    Without a current index (`<folder>.index.json` of these files) they are loaded now.
+    """
+    index = read_index(
+        folder.with_name(f"{folder.name}.index.json"), folder_fingerprint(folder, suffixes)
+    )
+    if index is None or "entries" not in index:
+        return load_all()
+    loaded: list[list[Scenario]] = []
+
+    def build(i: int) -> Scenario:
+        if not loaded:
+            loaded.append(load_all())
+        return loaded[0][i]
+
+    entries = [
+        ScenarioEntry(sid, tuple(cats), aug, state) for sid, cats, aug, state in index["entries"]
+    ]
+    return LazyScenarios(entries, build)

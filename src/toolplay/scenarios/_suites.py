@@ -18,7 +18,7 @@ from pathlib import Path
 
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
-from toolplay.scenarios._lazy import ScenarioEntry, entries_of
+from toolplay.scenarios._lazy import ScenarioEntry, entries_of, lazy_folder
 from toolplay.scenarios._load import SCENARIO_SUFFIXES, load_scenario_paths
 from toolplay.scenarios._model import Scenario
 from toolplay.scenarios._variant_suite import lazy_variant_scenarios
@@ -80,7 +80,10 @@ def folder_suite(name: str, description: str) -> SuiteLoader:
 
     def load(argument: str, context: LoadContext) -> Suite:
         folder = DATA / name
-        return Suite(name, load_scenario_paths([folder], context), description, str(folder))
+        scenarios = lazy_folder(
+            folder, lambda: load_scenario_paths([folder], context), SCENARIO_SUFFIXES
+        )
+        return Suite(name, scenarios, description, str(folder))
 
     return load
 
