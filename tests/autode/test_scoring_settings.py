@@ -48,11 +48,15 @@ def test_lenient_matching_is_stored_with_the_run_and_rescored_alike(tmp_path: Pa
     code, output = cli("score", str(lenient_dir))
     assert code == 0, output
     assert read(lenient_dir / "summary.json")["metrics"]["slot_f1"] == 1.0
+    # --resume alone keeps the stored setting; another one given explicitly is refused
+    code, output = cli("run", "--out", str(lenient_dir), "--resume")
+    assert code == 0, output
+    assert read(lenient_dir / "summary.json")["scoring"] == {"slot_matching": "lenient"}
     code, output = cli(
         "run", "--suite", "autode", "--assistant", "alternatives", "--out", str(lenient_dir),
-        "--resume",
+        "--resume", "--option", "slot_matching=exact",
     )  # fmt: skip
-    assert code != 0 and "scoring.slot_matching: stored 'lenient', now None" in output
+    assert code != 0 and "scoring.slot_matching: stored 'lenient', now 'exact'" in output
 
 
 def test_an_unknown_matching_is_refused_naming_the_option(tmp_path: Path) -> None:

@@ -119,9 +119,10 @@ TOOLTALK_SCENARIO = {
 
 
 def invoke(*args: str) -> str:
-    """Run the CLI in-process; fail the test with its output when it exits non-zero."""
+    """Run the CLI in-process; fail the test with its output when it fails (3, a run that
+    finished with infrastructure errors, is a success here: such runs are reported on)."""
     result = CliRunner().invoke(app, list(args), env={"COLUMNS": "200"})
-    assert result.exit_code == 0, result.output + repr(result.exception)
+    assert result.exit_code in (0, 3), result.output + repr(result.exception)
     return result.output
 
 
