@@ -100,5 +100,5 @@ def test_tools_show_parameters_and_one_tool_in_full(outputs: dict[str, dict[str,
 def test_a_bare_importer_name_says_to_give_its_folder(outputs: dict[str, dict[str, Any]]) -> None:
     result = outputs["run --suite tooltalk --out never"]
     assert result["code"] == 2
-    assert "tooltalk needs DIR: --suite tooltalk:DIR" in result["err"]
+    assert "tooltalk reads a folder: give it after the colon, --suite tooltalk:DIR" in result["err"]
     assert not Path("never").exists()

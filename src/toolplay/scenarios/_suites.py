@@ -137,7 +137,7 @@ def resolve_suite(
     importer = importers.get(prefix)
     if importer is not None and sep:
         if not argument:
-            raise ScenarioError(spec, None, f"give {importer.argument}: --suite {importer.usage}")
+            raise ScenarioError(spec, None, _give_argument(importer))
         return importer.load(argument, context)
     path = Path(spec)
     if path.exists():
@@ -145,12 +145,20 @@ def resolve_suite(
         return Suite(path.stem or spec, scenarios, source=str(path.resolve()))
     # Say which of the forms the spec looks like, so the reason fits the mistake.
     if importer is not None:
-        raise ScenarioError(
-            spec, None, f"{spec} needs {importer.argument}: --suite {importer.usage}"
-        )
+        raise ScenarioError(spec, None, _give_argument(importer))
     usages = ", ".join(s.usage for s in [*suites.values(), *importers.values()])
     if sep and prefix.isidentifier():
         raise ScenarioError(spec, None, f"unknown suite source {prefix!r}; known: {usages}")
     if "/" in spec or path.suffix in SCENARIO_SUFFIXES:
         raise ScenarioError(spec, None, "no such file or folder")
     raise ScenarioError(spec, None, f"unknown suite; known: {usages}, or a path")
+
+
+def _give_argument(importer: SuiteSource) -> str:
+    """Why an importer's name alone is no suite: it reads a folder or file, to be named."""
+    what = {"DIR": "folder", "PATH": "file or folder", "FILE": "file"}
+    thing = what.get(importer.argument or "", importer.argument or "argument")
+    return (
+        f"{importer.name} reads a {thing}: give it after the colon, "
+        f"--suite {importer.usage} (e.g. --suite {importer.name}:path/to/it)"
+    )
