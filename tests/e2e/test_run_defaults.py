@@ -4,8 +4,14 @@ endpoint refused before any call."""
 from __future__ import annotations
 
 import json
+import os
+import pty
+import re
+import subprocess
+import sys
 import textwrap
 import time
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -122,3 +128,28 @@ def test_a_private_endpoint_needs_no_key(url: str) -> None:
 
     options = {"base_url": url, "api_key_env": "SURELY_UNSET_VARIABLE"}
     assert build_assistant("openai:m", options).name == "openai:m"
+
+
+def test_a_terminal_sees_the_bar_move_with_rate_and_time_left(tmp_path: Path) -> None:
+    # A process of its own: the console decides at start whether it may redraw (a terminal).
+    leader, follower = pty.openpty()
+    try:
+        args = [sys.executable, "-m", "toolplay.cli", "run", "--suite", "sandbox"]
+        args += ["--limit", "60", "--out", "out"]
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "120"}
+        done = subprocess.run(
+            args, cwd=tmp_path, env=env, stderr=follower, stdout=subprocess.DEVNULL, timeout=300
+        )
+        os.set_blocking(leader, False)
+        shown = b""
+        with suppress(BlockingIOError, OSError):
+            while chunk := os.read(leader, 65536):
+                shown += chunk
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert done.returncode == 0
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown.decode("utf-8"))
+    counts = {int(m) for m in re.findall(r"(\d+)/60", text)}
+    assert 60 in counts and len(counts) >= 2, text  # it moved, and it ended at 60
+    assert re.search(r"\d+\.\d/s", text) and "left" in text
