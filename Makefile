@@ -12,10 +12,15 @@ $(PY):
 	python3 -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
+# llama.cpp is compiled for a portable x86-64 (AVX2) target, not -march=native: a native build of
+# llama-cpp-python 0.3.36 on this kind of machine (AVX-512 + AMX) segfaults on the first decode.
+LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF
+
 # torch first and pinned: 2.13.0 resolves to the CPU build on this kind of machine instead of
 # several GB of CUDA packages pulled in by sentence-transformers.
 $(VENV)/.run-deps: pyproject.toml | $(PY)
 	$(PIP) install --quiet torch==2.13.0
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PIP) install --quiet "llama-cpp-python>=0.3"
 	$(PIP) install --quiet -e ".[local,embeddings]"
 	touch $@
 
