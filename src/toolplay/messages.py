@@ -131,6 +131,7 @@ class ScenarioInfo(BaseModel):
     categories: list[str] = Field(default_factory=list)
     evaluation: str = ""
     split: str | None = None
+    domain: str | None = None
     augmentation: str | None = None
     base_id: str | None = None
 

@@ -308,14 +308,15 @@
         if (m.fired) mark(m.message_index, el("span", "badge minefield", "✖ minefield fired: " + m.label));
       }
       if (ev.minefields.some((m) => m.fired)) {
-        const before = e.details.milestone_similarity;
+        const before = ev.before_veto;
         add(view, el("div", "error-box", "A minefield fired, so the score is 0" +
           (typeof before === "number" ? " (the milestones alone reached " + num(before) + ")." : ".")));
       }
     }
-    if (ev.matches && ev.matches.length) {
-      add(view, evidenceTable("Call matching", ev.match_columns, ev.matches));
+    if (ev.slot_rows && ev.slot_rows.length) {
+      add(view, evidenceTable("Slots: label vs prediction", ["slot", "label", "predicted", "verdict"], ev.slot_rows));
     }
+    for (const note of ev.notes || []) add(view, el("div", "notes", note));
     if (ev.calls && ev.calls.length) {
       const at = ev.call_columns.indexOf("message");
       add(view, evidenceTable("Predicted calls → ground truth", ev.call_columns,
