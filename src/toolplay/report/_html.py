@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from toolplay.messages import Usage
-from toolplay.report._data import RunData, RunEntry, load_run
+from toolplay.report._data import ReportError, RunData, RunEntry, load_run
 from toolplay.report._evidence import extract_evidence
+from toolplay.report._glossary import GlossaryRow, glossary
 from toolplay.report._intervals import (
     ci_header,
     interval_text,
@@ -41,6 +42,7 @@ from toolplay.report._sections import (
     group_chart,
     termination_chart,
 )
+from toolplay.report._significance import run_scorers
 from toolplay.runs import RunSummary
 from toolplay.store import write_atomic
 
@@ -210,6 +212,15 @@ def _entry(entry: RunEntry) -> dict[str, Any]:
     }
 
 
+def _glossary(run: RunData) -> list[GlossaryRow]:
+    """The glossary rows of the methods this run used (and the figures every run has)."""
+    try:
+        scorers = run_scorers([run])
+    except ReportError:  # a plugin of the run no longer loads: the built-ins still explain
+        scorers = run_scorers([])
+    return glossary(scorers, {e.evaluation for e in run.entries})
+
+
 def build_report(run: RunData) -> str:
     """The report page for a loaded run (see the module docstring for its contents)."""
     summary = run.summary
@@ -278,6 +289,7 @@ def build_report(run: RunData) -> str:
         charts=charts,
         groups=group_tables,
         errors=error_items(run),
+        glossary=_glossary(run),
     )
 
 
