@@ -89,6 +89,13 @@ def test_missing_summary_and_several_trials(tmp_path: Path) -> None:
         (sid, t) for sid in {e["id"] for e in data["entries"]} for t in (0, 1)
     )
     assert "scenario trials" in html and "2 trial(s) each" in html
+    # Breakdown rows count scenarios and trials apart (2 trials each: twice as many trials).
+    summary = json.loads((out / "summary.json").read_text())
+    for name, row in summary["by_category"].items():
+        members = {e["id"] for e in data["entries"] if name in e["categories"]}
+        assert row["scenarios"] == len(members), name
+        assert row["trials"] == 2 * len(members), name
+    assert "<th class=\"num\">scenarios</th><th class=\"num\">trials</th>" in html
     (out / "summary.json").unlink()
     html = build_report(load_run(out))
     assert "summary.json is missing" in html
