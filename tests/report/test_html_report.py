@@ -20,6 +20,7 @@ from toolplay.report._metrics import (
     fmt,
     ordered_metrics,
 )
+from toolplay.report._payload import unpack_payload
 from toolplay.scoring import MetricValues
 from toolplay.store import row_digest
 
@@ -345,8 +346,10 @@ def test_report_from_trajectory_files_alone(runs: dict[str, Path], tmp_path: Pat
     summary["suite"] = config["suite"]
     (copy / "summary.json").write_text(json.dumps(summary))
     html = write_report(copy).read_text()
-    data = json.loads(
-        re.search(r'id="run-data">(.*?)</script>', html, re.S).group(1)  # type: ignore[union-attr]
+    data = unpack_payload(
+        json.loads(
+            re.search(r'id="run-data">(.*?)</script>', html, re.S).group(1)  # type: ignore[union-attr]
+        )
     )
     assert len(data["entries"]) == 5
     assert sum(e["status"] == "error" for e in data["entries"]) == summary["errors"]

@@ -15,12 +15,13 @@ from toolplay.report import (
     build_report,
     load_run,
 )
+from toolplay.report._payload import unpack_payload
 
 
 def payload(html: str) -> dict[str, Any]:
     match = re.search(r'id="run-data">(.*?)</script>', html, re.S)
     assert match is not None
-    return dict(json.loads(match.group(1)))
+    return unpack_payload(json.loads(match.group(1)))
 
 
 def test_optional_summary_sections_are_shown(runs: dict[str, Path], tmp_path: Path) -> None:
@@ -95,7 +96,7 @@ def test_missing_summary_and_several_trials(tmp_path: Path) -> None:
         members = {e["id"] for e in data["entries"] if name in e["categories"]}
         assert row["scenarios"] == len(members), name
         assert row["trials"] == 2 * len(members), name
-    assert "<th class=\"num\">scenarios</th><th class=\"num\">trials</th>" in html
+    assert '<th class="num">scenarios</th><th class="num">trials</th>' in html
     (out / "summary.json").unlink()
     html = build_report(load_run(out))
     assert "summary.json is missing" in html

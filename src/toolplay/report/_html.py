@@ -35,6 +35,7 @@ from toolplay.report._metrics import (
     trial_rows,
 )
 from toolplay.report._page import render_page
+from toolplay.report._payload import pack_entries
 from toolplay.report._sections import (
     breakdowns,
     distribution_charts,
@@ -255,7 +256,7 @@ def build_report(run: RunData) -> str:
         "report.html.jinja",
         script="report.js",
         payload={
-            "entries": entries,
+            **pack_entries(entries),
             "trials": run.trials,
             "categories": sorted({c for e in run.entries for c in e.info.categories}),
             "domains": sorted({e.info.domain for e in run.entries if e.info.domain}),

@@ -1,12 +1,32 @@
 "use strict";
 /* Scenario browser and trajectory viewer. Every piece of run data is put on the page with
    textContent or as an attribute value, never parsed as HTML. */
-(function () {
+(async function () {
   const source = document.getElementById("run-data");
   if (!source) return;
   const data = JSON.parse(source.textContent);
-  const entries = data.entries;
   const $ = (id) => document.getElementById(id);
+
+  /* The records come gzip-compressed (base64): a light index for the table, and the
+     conversations in chunks inflated only when one of theirs is opened. */
+  async function inflate(text) {
+    const raw = atob(text);
+    const bytes = new Uint8Array(raw.length);
+    for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
+  }
+  if (typeof DecompressionStream === "undefined") {
+    $("viewer").textContent = "This browser cannot read the report's compressed data " +
+      "(it needs DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 or later).";
+    return;
+  }
+  const entries = await inflate(data.index);
+  const chunks = new Map();
+  function details(e) {
+    if (!chunks.has(e.chunk)) chunks.set(e.chunk, inflate(data.chunks[e.chunk]));
+    return chunks.get(e.chunk).then((list) => Object.assign({}, e, list[e.at]));
+  }
 
   function el(tag, cls, text) {
     const node = document.createElement(tag);
@@ -141,7 +161,8 @@
       tr.classList.toggle("selected", tr.dataset.key === selected);
     }
     writeHash();
-    renderViewer(e);
+    const wanted = selected;
+    details(e).then((full) => { if (selected === wanted) renderViewer(full); });
   }
 
   function fact(label, value) {
