@@ -1,5 +1,6 @@
 """Reports: the terminal summary, the HTML report of a run, and comparisons of runs."""
 
+from toolplay.report._baselines import render_baselines
 from toolplay.report._compare import Comparison, PairAgreement, compare_runs, load_human_scores
 from toolplay.report._compare_html import build_comparison, write_comparison
 from toolplay.report._data import ReportError, RunData, RunEntry, load_run
@@ -23,6 +24,7 @@ __all__ = [
     "glossary_markdown",
     "load_human_scores",
     "load_run",
+    "render_baselines",
     "render_comparison",
     "render_summary",
     "write_comparison",

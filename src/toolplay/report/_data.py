@@ -184,7 +184,7 @@ def _row_from_lines(path: Path) -> StoredResult:
         try:
             record = TRAJECTORY_LINE.validate_json(line)
         except ValidationError as exc:
-            raise ReportError(f"{path}: line {number}: not a trajectory line ({exc})") from exc
+            raise ReportError(f"{path}: line {number}: not a trajectory record ({exc})") from exc
         data = record.model_dump(mode="json", exclude={"type"})
         if isinstance(record, HeaderLine):
             header = record

@@ -403,7 +403,6 @@ def rescore_run(
         scenarios = select_scenarios(suite, config.limit, config.augment)
         context = context or catalog.scoring_context(scenarios, config.scoring)
         by_id = {s.id: s for s in scenarios}
-        record_scenario_info(store, scenarios)
         roles = store.get_meta("roles")
         for result in store.results():
             if result.status != "done" or result.scenario_id not in by_id:
@@ -416,6 +415,7 @@ def rescore_run(
             )
             store.update_score(result.scenario_id, result.trial, score.model_dump(mode="json"))
         restore_files(store, run_dir)  # the files follow the new scores (and any damage heals)
+        record_scenario_info(store, scenarios)  # runs stored before trajectories carried it
         header = run_header(config, suite, mode, context, roles, catalog.plugins)
         settings = uncertainty or _stored_uncertainty(store)
         store.set_meta(_UNCERTAINTY, settings.model_dump(mode="json"))

@@ -220,6 +220,22 @@
     return JSON.stringify(c.op === "delete" ? c.before : c.after, null, 1);
   }
 
+  /* What the model was really sent and really said for this message. */
+  function exchangeBlock(x) {
+    const det = el("details", "exchange");
+    const local = x.prompt !== null && x.prompt !== undefined;
+    add(det, el("summary", null, (local ? "Exact prompt and raw output" : "Raw request and response") +
+      (x.cached ? " (served from the response cache)" : "")));
+    if (local) {
+      add(det, el("div", "who", "prompt the model read"), el("pre", null, x.prompt));
+      add(det, el("div", "who", "raw output"), el("pre", null, x.output === null ? "" : x.output));
+    } else {
+      add(det, el("div", "who", "request"), el("pre", null, pretty(x.request)));
+      add(det, el("div", "who", "response"), el("pre", null, pretty(x.response)));
+    }
+    return det;
+  }
+
   function messageNode(m, e, marks) {
     const seen = m.visible_to || [];
     let kind = "assistant", who = "Assistant";
@@ -235,7 +251,10 @@
     if (perspective !== "all" && !seen.includes(perspective)) node.classList.add("hidden-here");
     if (kind === "system") {
       const det = el("details");
-      add(det, el("summary", null, "System prompt (seen by the assistant)"), el("pre", null, m.content || ""));
+      const exact = e.messages.some((x) => x.exchange);
+      add(det, el("summary", null, "System prompt (as toolplay wrote it" +
+        (exact ? "; what the model really read is under each of its answers)" : ")")),
+        el("pre", null, m.content || ""));
       return add(node, det);
     }
     if (kind === "meta") {
@@ -257,6 +276,7 @@
         add(node, el("pre", null, pretty(m.result)));
       }
     }
+    if (m.exchange) add(node, exchangeBlock(m.exchange));
     for (const mark of marks.get(m.index) || []) add(node, mark);
     const changes = e.changes.filter((c) => c.index === m.index);
     if (changes.length) {
