@@ -43,7 +43,8 @@ def render_baselines(
     floor, ceiling = baselines
     trials = f"{summary.scenarios} scenario trial{'' if summary.scenarios == 1 else 's'}"
     table = Table(
-        title=f"{summary.assistant} between the floor and the ceiling ({trials} of {summary.suite})",
+        title=f"{summary.assistant} between the floor and the ceiling "
+        f"({trials} of {summary.suite})",
         title_justify="left",
         title_style="bold",
         header_style="dim",
