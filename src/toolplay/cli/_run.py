@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,7 +20,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from toolplay.cli._app import _guard, app, catalog, console, err_console, plugins
+from toolplay.cli._app import _guard, app, catalog, command_name, console, err_console, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
 from toolplay.clients import ModelOptions
 from toolplay.conversation import PlaySettings
@@ -204,4 +205,4 @@ def run(
     summary = _guard(action)
     render_summary(summary, console)
     console.print(f"Run written to [bold]{out}[/bold] (summary.json, trajectories/, run.sqlite)")
-    console.print(f"HTML report: toolplay report {out}", highlight=False)
+    console.print(f"HTML report: {command_name()} report {shlex.quote(str(out))}", highlight=False)
