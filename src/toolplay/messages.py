@@ -191,6 +191,12 @@ def turn_count(messages: Sequence[Message]) -> int:
     Every message between user, assistant and environment counts; system messages, the user's
     own tool calls (`end_conversation`) and any answer to them do not. The one definition used
     by play (the turn limit), scoring and reports.
+
+    A scenario's `max_turns` is checked against it before the assistant speaks: once the
+    conversation holds `max_turns` turns the assistant is not asked again (`turn_limit`). Its
+    last message may still make the count pass the limit: a message of N tool calls is followed
+    by its N results (a call is never left unanswered), so a conversation cut at
+    `max_turns: 16` after a single call counts 17.
     """
     return sum(
         1

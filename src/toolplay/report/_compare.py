@@ -107,9 +107,12 @@ def load_human_scores(path: Path) -> dict[str, float]:
     its columns (`scenario_id`/`scenario`/`id` and `score`/`human`/`rating`) in any order.
     Blank lines and lines starting with `#` are skipped.
 
+    Scores must be on the runs' 0-1 scale (ICC(3,1) forgives an offset, not a scale), and a
+    row without a header has exactly two columns.
+
     Raises:
         ReportError: The file is unreadable, a row is malformed, a score is not a finite
-            number, or a scenario id appears twice (naming file, line and reason).
+            number in [0, 1], or a scenario id appears twice (naming file, line and reason).
     """
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -119,7 +122,7 @@ def load_human_scores(path: Path) -> dict[str, float]:
         raise ReportError(f"{path}: not UTF-8 text (expected a CSV file)") from exc
     id_col, score_col = 0, 1
     scores: dict[str, float] = {}
-    first = True
+    first, headerless = True, True
     for number, row in enumerate(csv.reader(text.splitlines()), 1):
         cells = [c.strip() for c in row]
         if not any(cells) or cells[0].startswith("#"):
@@ -132,15 +135,26 @@ def load_human_scores(path: Path) -> dict[str, float]:
                 names = [c.lower() for c in cells]
                 id_col = next((names.index(h) for h in _ID_HEADERS if h in names), 0)
                 score_col = next((names.index(h) for h in _SCORE_HEADERS if h in names), 1)
+                headerless = False
                 continue
         if max(id_col, score_col) >= len(cells):
             raise ReportError(f"{path}: line {number}: missing column")
+        if len(cells) > 2 and headerless:
+            raise ReportError(
+                f"{path}: line {number}: {len(cells)} columns; expected 'scenario_id,score' "
+                "(or a header naming the columns)"
+            )
         scenario, value = cells[id_col], _number(cells[score_col])
         if not scenario:
             raise ReportError(f"{path}: line {number}: empty scenario id")
         if value is None:
             raise ReportError(
                 f"{path}: line {number}: score {cells[score_col]!r} is not a finite number"
+            )
+        if not 0.0 <= value <= 1.0:
+            raise ReportError(
+                f"{path}: line {number}: score {cells[score_col]} is outside the runs' "
+                "0-1 scale (rescale it, e.g. (rating - 1) / 4 for a 1-5 scale)"
             )
         if scenario in scores:
             raise ReportError(f"{path}: line {number}: scenario {scenario!r} appears twice")

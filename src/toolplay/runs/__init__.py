@@ -23,7 +23,9 @@ from toolplay.runs._lines import (
     TrajectoryLine,
 )
 from toolplay.runs._preflight import RunError
+from toolplay.runs._resume import default_out, stored_settings
 from toolplay.runs._runner import (
+    RunStats,
     execute_run,
     load_summary,
     open_run,
@@ -68,6 +70,7 @@ __all__ = [
     "RunConfig",
     "RunError",
     "RunHeader",
+    "RunStats",
     "RunSummary",
     "RunUncertainty",
     "SelectionError",
@@ -76,6 +79,7 @@ __all__ = [
     "apply_options",
     "build_summary",
     "carried_augmentations",
+    "default_out",
     "execute_run",
     "load_summary",
     "migrate_config",
@@ -89,6 +93,7 @@ __all__ = [
     "scenario_info",
     "select_scenarios",
     "stored_config",
+    "stored_settings",
     "succeeded",
     "trajectory_records",
     "trial_statistics",

@@ -44,6 +44,7 @@ persona are kept in `metadata` (`label`, `autode`) for the slot scorer and repor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
-from toolplay.scenarios._load import parse_scenario
+from toolplay.scenarios._lazy import lazy_folder
+from toolplay.scenarios._load import SCENARIO_SUFFIXES, parse_scenario
 from toolplay.scenarios._model import Scenario
 from toolplay.scenarios._suites import DATA, Suite
 from toolplay.tools import Registry
@@ -360,9 +362,14 @@ def autode_suite(context: LoadContext, path: Path | None = None) -> Suite:
     """
     folder = path if path is not None else DATA / "autode"
     name = "autode" if path is None else f"autode:{path}"
+    scripts: Sequence[Scenario] = (
+        load_user_scripts(folder, context)
+        if path is not None
+        else lazy_folder(folder, lambda: load_user_scripts(folder, context), SCENARIO_SUFFIXES)
+    )
     return Suite(
         name,
-        load_user_scripts(folder, context),
+        scripts,
         AUTODE_DESCRIPTION,
         str(folder),
         "dynamic",
