@@ -21,6 +21,7 @@ from toolplay.report._metrics import (
     fmt,
     ordered_metrics,
 )
+from toolplay.scoring import MetricValues
 
 HUMAN = {
     "quick_add_contact": 0.9,
@@ -108,7 +109,7 @@ def test_compare_two_runs_and_human_scores(partial_runs: tuple[Path, Path], tmp_
     side_by_side = output.split("Agreement per scenario")[0]
     for run in (a, b):
         metrics = json.loads((run / "summary.json").read_text())["metrics"]
-        headline, value = ordered_metrics(metrics)[0]
+        headline, value = ordered_metrics(MetricValues.model_validate(metrics))[0]
         row = next(line for line in side_by_side.splitlines() if f" {headline} " in line)
         assert fmt(value) in row
     # The HTML version: one scatter plot per pair, every scenario listed, ids in tooltips.

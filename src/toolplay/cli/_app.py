@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import inspect
 import logging
+import os
+import shlex
+import shutil
 import sys
 import traceback
 from collections.abc import Callable
@@ -138,6 +141,25 @@ def main(
     _configure_logging(debug)
     _state["plugins"] = list(plugin or [])
     _state["catalog"] = None
+
+
+def command_name() -> str:
+    """How this process was invoked, for hints that work as printed.
+
+    `toolplay` when that name on PATH is this program; the path as typed otherwise (e.g.
+    `.venv/bin/toolplay` from `make`, whose venv is not activated); `python -m toolplay.cli`
+    for a module run; plain `toolplay` when the CLI is called from Python (tests, scripts).
+    """
+    argv0 = sys.argv[0] if sys.argv else ""
+    name = os.path.basename(argv0)
+    if name == "__main__.py" and os.path.basename(os.path.dirname(argv0)) == "cli":
+        return "python -m toolplay.cli"
+    if name != "toolplay":
+        return "toolplay"
+    found = shutil.which("toolplay")
+    if found and os.path.realpath(found) == os.path.realpath(argv0):
+        return "toolplay"
+    return shlex.quote(argv0)
 
 
 def plugins() -> list[str]:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from pydantic import BaseModel
 
-from toolplay.cli._app import _guard, app, catalog, console, err_console, plugins
+from toolplay.cli._app import _guard, app, catalog, command_name, console, err_console, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
 from toolplay.cli._progress import LiveBar, PlainLines
 from toolplay.clients import ModelOptions
@@ -232,12 +233,14 @@ def run(
     console.print(
         f"Run written to [bold]{run_dir}[/bold] (summary.json, trajectories/, run.sqlite)"
     )
-    console.print(f"HTML report: toolplay report {run_dir}", highlight=False)
+    console.print(
+        f"HTML report: {command_name()} report {shlex.quote(str(run_dir))}", highlight=False
+    )
     if summary.errors:
         err_console.print(
             f"{summary.errors} scenario trial(s) ended in an infrastructure error (not scored; "
             f"see error_list in summary.json); play them again with: "
-            f"toolplay run --resume --out {run_dir}",
+            f"{command_name()} run --resume --out {shlex.quote(str(run_dir))}",
             highlight=False,
             soft_wrap=True,
         )

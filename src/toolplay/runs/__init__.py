@@ -3,6 +3,7 @@
 (One conversation is `toolplay.conversation`.)
 """
 
+from toolplay.runs._baselines import CEILING, FLOOR, Baselines, play_baselines
 from toolplay.runs._cache import CacheError, SqliteResponseCache
 from toolplay.runs._config import (
     CONFIG_VERSION,
@@ -48,6 +49,10 @@ from toolplay.runs._trials import TrialStatistics, pass_hat_k, succeeded, trial_
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
 
 __all__ = [
+    "CEILING",
+    "FLOOR",
+    "Baselines",
+    "play_baselines",
     "SCHEMAS",
     "TRAJECTORY_LINE",
     "ChangeLine",

@@ -62,6 +62,7 @@ from toolplay.scoring import (
 )
 from toolplay.store import (
     CONFIG_FILE,
+    SCENARIO_INFO,
     SUITE_IDS,
     SUMMARY_FILE,
     RunStore,
@@ -238,8 +239,17 @@ def scenario_info(scenario: Scenario) -> ScenarioInfo:
         categories=list(scenario.categories),
         evaluation=scenario.evaluation,
         split=scenario.split,
+        domain=scenario.domain,
         augmentation=scenario.augmentation,
         base_id=scenario.base_id,
+    )
+
+
+def record_scenario_info(store: RunStore, scenarios: Sequence[Scenario]) -> None:
+    """Store what reports show about each selected scenario (they never load the suite)."""
+    store.set_meta(
+        SCENARIO_INFO,
+        {s.id: scenario_info(s).model_dump(mode="json", exclude_none=True) for s in scenarios},
     )
 
 
@@ -325,6 +335,7 @@ async def execute_run(
     try:
         store.set_meta("roles", roles)
         store.set_meta(SUITE_IDS, sorted(e.id for e in suite.entries()))
+        record_scenario_info(store, scenarios)
         store.set_meta(_UNCERTAINTY, config.uncertainty.model_dump(mode="json"))
         write_json(config.out / CONFIG_FILE, config.model_dump(mode="json"))
         restore_files(store, config.out)
@@ -484,6 +495,7 @@ def rescore_run(
             )
             store.update_score(result.scenario_id, result.trial, score.model_dump(mode="json"))
         restore_files(store, run_dir)  # the files follow the new scores (and any damage heals)
+        record_scenario_info(store, scenarios)  # runs stored before trajectories carried it
         header = run_header(config, suite, mode, context, roles, catalog.plugins)
         settings = uncertainty or _stored_uncertainty(store)
         store.set_meta(_UNCERTAINTY, settings.model_dump(mode="json"))

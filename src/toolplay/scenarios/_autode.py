@@ -188,10 +188,11 @@ def user_knowledge(script: UserScript) -> str:
     return "\n".join(lines)
 
 
-def _categories(script: UserScript, registry: Registry) -> list[str]:
+def _categories(script: UserScript) -> list[str]:
+    """Behaviour categories only: the tool's domain is the scenario's `domain`."""
     turns = "multiple_user_turn" if script.follow_ups else "single_user_turn"
     calls = "multiple_tool_call" if script.steps else "single_tool_call"
-    return [turns, calls, registry.tools[script.function].domain]
+    return [turns, calls]
 
 
 def _world(base: WorldPatch, own: WorldPatch | None) -> dict[str, Any]:
@@ -233,7 +234,8 @@ def script_scenario(
     data: dict[str, Any] = {
         "id": ID_PREFIX + script.id,
         "description": script.purpose,
-        "categories": _categories(script, registry),
+        "categories": _categories(script),
+        "domain": registry.tools[script.function].domain,
         "world": _world(base, script.world),
         "user": {
             "script": utterances,
