@@ -82,3 +82,13 @@ def test_folder_suites_list_from_a_current_index_without_loading(name: str) -> N
     assert shipped == folder_index(DATA / name, built, SCENARIO_SUFFIXES), (
         "run scripts/index_suites.py after changing the suite's files"
     )
+
+
+def test_a_scenario_built_elsewhere_than_its_entry_is_refused() -> None:
+    from toolplay.scenarios._lazy import IndexStaleError, ScenarioEntry
+
+    quick = list(CATALOG.load_suite("quick").scenarios)
+    entries = [ScenarioEntry.of(s) for s in quick]
+    swapped = LazyScenarios(entries, lambda i: quick[(i + 1) % len(quick)])
+    with pytest.raises(IndexStaleError, match="the index is stale; run scripts/index_suites.py"):
+        swapped[0]

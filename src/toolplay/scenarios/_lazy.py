@@ -10,7 +10,8 @@ The built-in `sandbox` suite gets its entries from an index shipped beside its f
 (`data/sandbox.index.json`, written by `scripts/index_suites.py`). The index names the
 fingerprint of the files it was made from; when they differ (an edited scenario file) the
 suite is built in full as before, so a stale index can cost time, never correctness. A test
-rebuilds the index and checks it equals the shipped one.
+rebuilds the index and checks it equals the shipped one, and a scenario built in another
+place than its index says is refused (`IndexStaleError`) rather than run under a wrong id.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from toolplay.scenarios._model import Scenario
 from toolplay.scenarios._variants import NONE
 
 INDEX_VERSION = 1
+
+
+class IndexStaleError(RuntimeError):
+    """A suite index lists other scenarios than the code builds (regenerate it)."""
 
 
 class ScenarioEntry(NamedTuple):
@@ -78,7 +83,14 @@ class LazyScenarios(Sequence[Scenario]):
             raise IndexError(index)
         found = self._built.get(index)
         if found is None:
-            found = self._built[index] = self._build(index)
+            found = self._build(index)
+            if found.id != self.entries[index].id:  # an index made by other code than this
+                raise IndexStaleError(
+                    f"scenario {index} is {found.id!r} but the suite's index lists "
+                    f"{self.entries[index].id!r}: the index is stale; run "
+                    "scripts/index_suites.py"
+                )
+            self._built[index] = found
         return found
 
     def __iter__(self) -> Iterator[Scenario]:
