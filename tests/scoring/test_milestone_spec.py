@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from support import parse_scenario
-from toolplay.scenarios import ScenarioError
+from toolplay.scenarios import ScenarioError, milestone_references
 
 BASE: dict[str, Any] = {
     "id": "t",
@@ -115,18 +115,52 @@ def test_bad_specs_name_field_and_reason(
     assert reason in caught.value.reason, caught.value
 
 
-def test_two_referenced_milestones_are_refused() -> None:
-    with pytest.raises(ScenarioError, match="refer to several milestones"):
+def test_a_milestone_may_refer_to_several_milestones() -> None:
+    loaded = load(
+        [
+            {"id": "a", "constraints": [STATE]},
+            {"id": "b", "constraints": [STATE]},
+            {
+                "constraints": [
+                    {"kind": "guardrail", "table": "contacts", "reference": "a"},
+                    {"kind": "guardrail", "table": "settings", "reference": ["a", "b"]},
+                ]
+            },
+        ]
+    )
+    assert milestone_references(loaded.milestones[2]) == ["a", "b"]
+    with pytest.raises(ScenarioError, match="'c' must come before"):
         load(
             [
                 {"id": "a", "constraints": [STATE]},
-                {"id": "b", "constraints": [STATE]},
                 {
                     "constraints": [
-                        {"kind": "guardrail", "table": "contacts", "reference": "a"},
-                        {"kind": "guardrail", "table": "settings", "reference": "b"},
+                        {"kind": "guardrail", "table": "settings", "reference": ["a", "c"]}
                     ]
                 },
+                {"id": "c", "constraints": [STATE]},
+            ]
+        )
+
+
+def test_guardrail_table_options_name_known_tables() -> None:
+    ok = load([{"constraints": [STATE], "guardrail_exclude": ["settings"]}])
+    assert ok.milestones[0].guardrail_exclude == ["settings"]
+    with pytest.raises(ScenarioError, match="unknown table 'setting'") as caught:
+        load([{"constraints": [STATE], "guardrail_tables": ["setting"]}])
+    assert "guardrail_tables" in (caught.value.field or "")
+    with pytest.raises(ScenarioError, match="ignore_case"):
+        load(
+            [
+                {
+                    "constraints": [
+                        {
+                            "kind": "state",
+                            "table": "contacts",
+                            "rows": [{"name": {"contains": "B", "ignore_case": "yes"}}],
+                        }
+                    ]
+                }
             ]
         )
 

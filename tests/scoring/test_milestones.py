@@ -164,13 +164,22 @@ def test_tool_call_alternatives_outcomes_and_real_names() -> None:
         {
             "kind": "tool_call",
             "alternatives": [
-                {"tool": "search_contacts", "arguments": {"name": {"contains": "bob"}}},
+                {
+                    "tool": "search_contacts",
+                    "arguments": {"name": {"contains": "bob", "ignore_case": True}},
+                },
                 {"tool": "search_contacts", "arguments": {"phone_number": "+14155550142"}},
             ],
         }
     )
     assert score(s, [[("search_contacts", {"name": "Bob"})]])[0] == 1.0
-    assert score(s, [[("search_contacts", {"phone_number": "+1 415 555 0142"})]])[0] == 1.0
+    assert score(s, [[("search_contacts", {"phone_number": "+14155550142"})]])[0] == 1.0
+    # phone numbers compare as given (the reference's rule): another format is another value
+    assert score(s, [[("search_contacts", {"phone_number": "+1 415 555 0142"})]])[0] == 0.0
+    strict = one(
+        {"kind": "tool_call", "tool": "search_contacts", "arguments": {"name": {"contains": "bob"}}}
+    )
+    assert score(strict, [[("search_contacts", {"name": "Bob"})]])[0] == 0.0
     assert score(s, [[("search_contacts", {"name": "Mia"})]])[0] == 0.0
     failed = ("send_message_with_phone_number", {"phone_number": "x", "content": "y"})
     wants_error = one(
@@ -220,7 +229,8 @@ def test_flow_from_milestone_into_argument_and_template() -> None:
                         "from": "found",
                         "path": "*.phone_number",
                         "argument": "phone_number",
-                    }
+                    },
+                    {"kind": "added", "table": "messages", "rows": [{"content": "hi there"}]},
                 ],
             },
             {
@@ -246,6 +256,12 @@ def test_flow_from_milestone_into_argument_and_template() -> None:
     )
     assert details["milestone_mapping"][1]["similarity"] == 0.0
     assert value == pytest.approx(2 / 3)
+    # without the `added` check the message row is a side effect the implicit guardrail
+    # (messages unchanged since `found`) forbids, for `sent` and for the reply after it
+    bare = copy.deepcopy(s)
+    del bare.milestones[1].constraints[1]
+    value, details = score(bare, good)
+    assert [m["similarity"] for m in details["milestone_mapping"]] == [1.0, 0.0, 0.0]
 
 
 def test_flow_from_tool_with_rounding_and_closeness() -> None:

@@ -23,7 +23,8 @@ from toolplay.scenarios._milestone_spec import (
     ToolCallConstraint,
     milestone_edges,
     milestone_ids,
-    milestone_reference,
+    checked_tables,
+    milestone_references,
     similarity_spec,
 )
 from toolplay.scenarios._model import (
@@ -90,7 +91,8 @@ __all__ = [
     "ToolCallConstraint",
     "milestone_edges",
     "milestone_ids",
-    "milestone_reference",
+    "checked_tables",
+    "milestone_references",
     "similarity_spec",
     "DATA",
     "LoadContext",

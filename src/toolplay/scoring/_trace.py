@@ -88,6 +88,10 @@ class TraceView:
         """A number identifying the table's content after message `index` (-1: initial)."""
         return bisect.bisect_right(self._changes.get(table, []), index)
 
+    def change_points(self) -> list[int]:
+        """Sorted message indices at which some table changed (the world's versions)."""
+        return sorted({i for indices in self._changes.values() for i in indices})
+
     def snapshot(self, table: str, index: int) -> Snapshot:
         """The table after message `index` (-1: the initial world)."""
         key = (table, self.version(table, index))
