@@ -167,10 +167,10 @@ FLAWED_TURNS: list[Any] = [
             {"phone_number": "+14155550142", "content": "late to the meeting"},
         )
     ],
-    [("set_cellular_service_status", {"enabled": True})],
+    [("set_cellular_service_status", {"on": True})],
     [("add_reminder", {"content": "Call Bob", "reminder_timestamp": 1715443200.0})],
     "I could not send the text, cellular is off; I set a reminder to call Bob.",
-    [("set_low_battery_mode_status", {"enabled": False})],
+    [("set_low_battery_mode_status", {"on": False})],
     [("add_contact", {"name": "Bob R", "phone_number": "+14155550143"})],
     [
         (

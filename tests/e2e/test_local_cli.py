@@ -22,7 +22,7 @@ SCENARIO = {
             "reference": [
                 {
                     "user": "Turn on wifi please.",
-                    "calls": [{"name": "set_wifi_status", "arguments": {"enabled": True}}],
+                    "calls": [{"name": "set_wifi_status", "arguments": {"on": True}}],
                     "reply": "Wifi is on.",
                 }
             ],

@@ -32,7 +32,7 @@ WIFI = parse_scenario(
         "reference": [
             {
                 "user": "Can you turn on wifi for me?",
-                "calls": [{"name": "set_wifi_status", "arguments": {"enabled": True}}],
+                "calls": [{"name": "set_wifi_status", "arguments": {"on": True}}],
                 "reply": "Wifi is on.",
             }
         ],

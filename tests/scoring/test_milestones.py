@@ -20,6 +20,7 @@ from toolplay.roles import (
     ScriptedUser,
 )
 from toolplay.scenarios import Scenario
+from toolplay.scoring._similarity import rouge_l
 
 CONTACTS = [
     {
@@ -98,7 +99,7 @@ ADD = (
 
 def test_state_equals_and_contains() -> None:
     equals = one({"kind": "state", "table": "settings", "rows": [{"wifi": False}]})
-    assert score(equals, [[("set_wifi_status", {"enabled": False})]])[0] == 1.0
+    assert score(equals, [[("set_wifi_status", {"on": False})]])[0] == 1.0
     assert score(equals, ["no"])[0] == 0.0
     contains = one(
         {
@@ -152,8 +153,8 @@ def test_guardrail_is_a_factor_not_a_mean_member() -> None:
         {"kind": "state", "table": "settings", "rows": [{"wifi": False}]},
         {"kind": "guardrail", "table": "contacts"},
     )
-    assert score(s, [[("set_wifi_status", {"enabled": False})]])[0] == 1.0
-    value, details = score(s, [[ADD], [("set_wifi_status", {"enabled": False})]])
+    assert score(s, [[("set_wifi_status", {"on": False})]])[0] == 1.0
+    value, details = score(s, [[ADD], [("set_wifi_status", {"on": False})]])
     assert value == 0.0
     guard_only = one({"kind": "guardrail", "table": "contacts"})
     assert score(guard_only, ["no"])[0] == 1.0
@@ -192,8 +193,8 @@ def test_tool_call_alternatives_outcomes_and_real_names() -> None:
 
 
 def test_tool_call_matches_real_name_behind_a_renamed_tool() -> None:
-    s = one({"kind": "tool_call", "tool": "set_wifi_status", "arguments": {"enabled": False}})
-    trajectory = play(s, [[("set_wifi_status", {"enabled": False})]])
+    s = one({"kind": "tool_call", "tool": "set_wifi_status", "arguments": {"on": False}})
+    trajectory = play(s, [[("set_wifi_status", {"on": False})]])
     shown = [
         m.model_copy(
             update={
@@ -212,7 +213,10 @@ def test_message_constraint_uses_rouge_l_by_default() -> None:
     s = one({"kind": "message", "content": "I texted Bob that you are late"})
     assert score(s, ["I texted Bob that you are late"])[0] == 1.0
     partial = score(s, ["I sent Bob a note that you are late"])[0]
-    assert 0.0 < partial < 1.0
+    # the reference scores a reply as a (sender, recipient, content) row: ROUGE-L r -> r^(1/3)
+    r = rouge_l("I texted Bob that you are late", "I sent Bob a note that you are late")
+    assert 0.0 < r < 1.0
+    assert partial == pytest.approx(r ** (1 / 3))
     exact = one({"kind": "message", "content": {"exact": "OK"}})
     assert score(exact, ["OK"])[0] == 1.0 and score(exact, ["ok"])[0] == 0.0
 
@@ -300,9 +304,9 @@ def test_dag_order_and_shared_indices() -> None:
             {"id": "b", "constraints": [{"kind": "message", "content": {"exact": "done"}}]},
         ]
     )
-    assert score(s, [[("set_wifi_status", {"enabled": False})], "done"])[0] == 1.0
+    assert score(s, [[("set_wifi_status", {"on": False})], "done"])[0] == 1.0
     # the message comes before the state change: both cannot be had in order
-    assert score(s, ["done", [("set_wifi_status", {"enabled": False})]])[0] == 0.5
+    assert score(s, ["done", [("set_wifi_status", {"on": False})]])[0] == 0.5
     free = scenario(
         milestones=[
             {
@@ -316,7 +320,7 @@ def test_dag_order_and_shared_indices() -> None:
             },
         ]
     )
-    assert score(free, ["done", [("set_wifi_status", {"enabled": False})]])[0] == 1.0
+    assert score(free, ["done", [("set_wifi_status", {"on": False})]])[0] == 1.0
 
 
 def test_added_relative_to_a_reference_milestone() -> None:
@@ -381,3 +385,57 @@ def test_oracle_shortfalls_become_validation_problems() -> None:
     trajectory = play(s, ["hello"]).model_copy(update={"assistant": "oracle"})
     problems = support.details(score_milestones(s, trajectory))["validation_problems"]
     assert "reached only 0.000" in problems[0]
+
+
+WIFI_ON = ("set_wifi_status", {"on": True})
+SEND_TO_BOB = {"kind": "added", "table": "messages", "rows": [{"content": "hi there"}]}
+
+
+def two_steps(**second: Any) -> Scenario:
+    """Milestone `sent` (a message added), then `told` (a reply), as a chain."""
+    return scenario(
+        world={**BASE["world"], "tables": {**BASE["world"]["tables"], "settings": [CELL_ON]}},
+        milestones=[
+            {"id": "sent", "constraints": [SEND_TO_BOB]},
+            {"id": "told", "constraints": [{"kind": "message", "content": "Done."}], **second},
+        ],
+    )
+
+
+CELL_ON = {
+    "cellular": True,
+    "wifi": False,
+    "location_service": False,
+    "low_battery_mode": False,
+    "latitude": 37.33,
+    "longitude": -122.0,
+}
+
+
+def test_implicit_guardrails_charge_side_effects_between_milestones() -> None:
+    s = two_steps()
+    assert score(s, [[SEND], "Done."])[0] == 1.0
+    # a settings change between the milestones: `told` requires settings unchanged since `sent`
+    value, details = score(s, [[SEND], [WIFI_ON], "Done."])
+    assert [m["similarity"] for m in details["milestone_mapping"]] == [1.0, 0.0]
+    assert value == 0.5
+    # ... before the first milestone too: `sent` refers to `start` (its `added` reference)
+    value, details = score(s, [[WIFI_ON], [SEND], "Done."])
+    assert details["milestone_mapping"][0]["similarity"] == 0.0
+    # a table the predecessor checks is not guarded (a second message is no side effect)
+    assert score(s, [[SEND], [SEND], "Done."])[0] == 1.0
+    # guardrail_exclude / guardrail_tables narrow the rule, as in the reference
+    assert score(two_steps(guardrail_exclude=["settings"]), [[SEND], [WIFI_ON], "Done."])[0] == 1.0
+    assert score(two_steps(guardrail_tables=[]), [[SEND], [WIFI_ON], "Done."])[0] == 1.0
+
+
+def test_implicit_guardrails_on_minefields() -> None:
+    s = scenario(
+        minefields=[
+            {"id": "a", "constraints": [{"kind": "message", "content": {"exact": "x"}}]},
+            {"constraints": [{"kind": "message", "content": {"exact": "y"}}]},
+        ],
+    )
+    assert score(s, ["x", "y"])[0] == 0.0  # the minefield chain happened: veto
+    # a settings change between its two steps breaks the minefield's guardrail: no veto
+    assert score(s, ["x", [WIFI_ON], "y"])[0] == 1.0

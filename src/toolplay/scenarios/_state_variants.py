@@ -206,7 +206,7 @@ def base_steps(scenario: Scenario) -> list[Step]:
 def fix_calls(settings: Sequence[tuple[str, bool]], turn: int, fix: int) -> list[Step]:
     """The setter calls that apply `settings`, as steps of `turn`."""
     return [
-        Step(turn, ReferenceCall(name=BY_COLUMN[c].setter, arguments={"enabled": v}), fix=fix)
+        Step(turn, ReferenceCall(name=BY_COLUMN[c].setter, arguments={"on": v}), fix=fix)
         for c, v in settings
     ]
 

@@ -1,8 +1,9 @@
 """Contact book tools: add, modify, remove, search.
 
-Phone numbers are stored in canonical form (separators removed) and compared canonically, so
-"+1 (415) 555-0123" finds "+14155550123". A second contact with a number already in the book
-is refused: the assistant should modify the existing entry instead.
+Names and phone numbers are stored as given and searched exactly as written (the reference's
+rule: "+1 (415) 555-0123" does not find "+14155550123"); a search needs at least one
+criterion. A second contact with a number already in the book (up to separators) is refused:
+the assistant should modify the existing entry instead.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def add_contact(world: World, name: str, phone_number: str, relationship: str | 
         "contacts",
         {
             "person_id": person_id,
-            "name": name.strip(),
+            "name": name,
             "phone_number": number,
             "relationship": relationship,
             "is_self": False,
@@ -83,7 +84,7 @@ def modify_contact(
     _existing(world, person_id)
     values: dict[str, Any] = {}
     if name is not None:
-        values["name"] = _validate.not_blank(name, "name").strip()
+        values["name"] = _validate.not_blank(name, "name")
     if phone_number is not None:
         values["phone_number"] = _validate.phone_number(phone_number)
         _refuse_duplicate(world, values["phone_number"], person_id)
@@ -114,7 +115,7 @@ def search_contacts(
     relationship: str | None = None,
     is_self: bool | None = None,
 ) -> list[dict[str, Any]]:
-    """Find contacts matching every given criterion; with no criterion, list all contacts.
+    """Find contacts matching every given criterion (give at least one).
 
     Names match forgivingly (case, accents, part of the name, small typos).
 
@@ -125,6 +126,15 @@ def search_contacts(
         relationship: Relationship to the user, e.g. "boss" (case-insensitive).
         is_self: True to find the user's own contact entry.
     """
+    _validate.require_criteria(
+        {
+            "person_id": person_id,
+            "name": name,
+            "phone_number": phone_number,
+            "relationship": relationship,
+            "is_self": is_self,
+        }
+    )
     number = _validate.phone_number(phone_number) if phone_number is not None else None
     found = []
     for row in world.rows("contacts"):
@@ -132,7 +142,7 @@ def search_contacts(
             continue
         if name is not None and not fuzzy_contains(name, str(row["name"]), NAME_THRESHOLD):
             continue
-        if number is not None and not _validate.same_phone_number(row["phone_number"], number):
+        if number is not None and row["phone_number"] != number:
             continue
         if relationship is not None and (
             str(row["relationship"] or "").casefold() != relationship.strip().casefold()
