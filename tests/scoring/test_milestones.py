@@ -20,7 +20,11 @@ from toolplay.roles import (
     ScriptedUser,
 )
 from toolplay.scenarios import Scenario
+from toolplay.scoring._mapping import best_mapping
+from toolplay.scoring._milestones import _Compiled
 from toolplay.scoring._similarity import rouge_l
+from toolplay.scoring._trace import TraceView
+from toolplay.world import replay_changes
 
 CONTACTS = [
     {
@@ -430,12 +434,57 @@ def test_implicit_guardrails_charge_side_effects_between_milestones() -> None:
 
 
 def test_implicit_guardrails_on_minefields() -> None:
+    s = scenario(minefields=[{"constraints": [SEND_TO_BOB]}])  # `added` refers to `start`
+    assert score(s, [[SEND]])[0] == 0.0  # the forbidden message was sent: veto
+    # minefields get implicit guardrails too: with settings changed since `start`, the
+    # minefield as the reference derives it does not match, so there is no veto
+    assert score(s, [[("set_wifi_status", {"on": False})], [SEND]])[0] == 1.0
+
+
+def test_mapping_on_useful_indices_equals_the_full_mapping() -> None:
+    """Leaving out indices no better than the last kept one changes neither score nor indices."""
     s = scenario(
-        minefields=[
-            {"id": "a", "constraints": [{"kind": "message", "content": {"exact": "x"}}]},
-            {"constraints": [{"kind": "message", "content": {"exact": "y"}}]},
+        world={**BASE["world"], "tables": {**BASE["world"]["tables"], "settings": [CELL_ON]}},
+        milestones=[
+            {"id": "sent", "constraints": [SEND_TO_BOB]},
+            {
+                "id": "x",
+                "constraints": [
+                    {"kind": "tool_call", "tool": "search_contacts"},
+                    {"kind": "flow", "from": "sent", "path": "", "template": "{value}"},
+                ],
+            },
+            {
+                "id": "y",
+                "constraints": [
+                    {"kind": "message", "content": "Done."},
+                    {"kind": "guardrail", "table": "contacts", "reference": ["x", "sent"]},
+                ],
+            },
         ],
     )
-    assert score(s, ["x", "y"])[0] == 0.0  # the minefield chain happened: veto
-    # a settings change between its two steps breaks the minefield's guardrail: no veto
-    assert score(s, ["x", [WIFI_ON], "y"])[0] == 1.0
+    search = ("search_contacts", {"name": "Bob"})
+    plays = [
+        [[SEND], "Done.", "Done.", [search], [search], "Done.", [WIFI_ON], "Done.", "Done."],
+        ["Done.", [search], [SEND], [search], "Done.", [SEND], "Done.", "Done.", [search]],
+        [[WIFI_ON], [SEND], [search], "Done.", "Done.", [search], [SEND], "Done."],
+    ]
+    for turns in plays:
+        trajectory = play(s, turns)
+        setup_ = support.setup(s)
+        world = replay_changes(setup_.new_world(), trajectory.changes)
+        view = TraceView(trajectory, world)
+        compiled = _Compiled(s.milestones, list(world.state()))
+        key = compiled.key(view)
+        assert len(compiled.useful_indices(view, key)) < view.size
+        full = best_mapping(
+            lambda m, i, refs: compiled.similarity(view, m, i, refs),
+            view.size,
+            compiled.edges,
+            compiled.references,
+            k=len(s.milestones),
+            key=key,
+        )
+        mean, evidence = compiled.match(view)
+        assert mean == pytest.approx(full.mean, abs=1e-12)
+        assert tuple(e.index for e in evidence) == full.indices

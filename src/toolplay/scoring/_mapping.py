@@ -307,49 +307,64 @@ def _sweep_references(
     """The best mapping when similarities depend on references (module docstring).
 
     A state is (placed set, per referenced milestone: the key of its index while an
-    unplaced milestone still refers to it, else None); each state keeps its best partial.
+    unplaced milestone still refers to it, else None); each state keeps its best partial
+    (total, index tuple). States are grouped by placed set, so the DAG test runs once per set;
+    a candidate's index tuple is built only when its total can compete.
     """
     referenced = sorted({r for rs in refs.values() for r in rs})
     slot = {r: s for s, r in enumerate(referenced)}
     referrers = {r: sum(1 << m for m, rs in refs.items() if r in rs) for r in referenced}
-    unplaced_value: dict[tuple[int, int], float] = {}
-    referring_value: dict[tuple[int, int, tuple[Hashable, ...]], float] = {}
+    ref_slots = {m: tuple(slot[r] for r in rs) for m, rs in refs.items()}
+    moves: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]] = {}
+
+    def move(placed: int, m: int) -> tuple[int, int, tuple[int, ...]]:
+        """Placing m into `placed`: new set, slot to record m's key in (-1: none), slots freed."""
+        now = placed | 1 << m
+        record = slot[m] if m in slot and referrers[m] & ~now else -1
+        freed = tuple(slot[r] for r in refs.get(m, ()) if not referrers[r] & ~now)
+        moves[(placed, m)] = (now, record, freed)
+        return now, record, freed
+
+    values: dict[tuple[int, int, tuple[Hashable, ...]], float] = {}
     example: dict[tuple[int, Hashable], int] = {}
-    states: dict[_State, _Partial] = {(0, (None,) * len(referenced)): (0.0, (-1,) * k)}
+    states: dict[int, dict[tuple[Hashable, ...], _Partial]] = {
+        0: {(None,) * len(referenced): (0.0, (-1,) * k)}
+    }
     for i in range(n):
-        here = {r: key(r, i) for r in referenced}
-        for r, cls in here.items():
+        here = [key(r, i) for r in referenced]
+        for r, cls in zip(referenced, here, strict=True):
             example.setdefault((r, cls), i)
         for m in order:
-            bit, need, rs = 1 << m, preds[m], refs.get(m, ())
-            for (placed, classes), (total, indices) in list(states.items()):
-                if placed & bit or placed & need != need:
-                    continue
-                if rs:
-                    seen = tuple(classes[slot[r]] for r in rs)
-                    value = referring_value.get((m, i, seen))
+            bit, need, slots = 1 << m, preds[m], ref_slots.get(m, ())
+            for placed in [p for p in states if not p & bit and p & need == need]:
+                now, record, freed = moves.get((placed, m)) or move(placed, m)
+                target = states.setdefault(now, {})
+                for classes, (total, indices) in list(states[placed].items()):
+                    seen = tuple(classes[s] for s in slots)
+                    value = values.get((m, i, seen))
                     if value is None:
-                        at = tuple(example[(r, c)] for r, c in zip(rs, seen, strict=True))
-                        value = _check(fn(m, i, at), m, i)
-                        referring_value[(m, i, seen)] = value
-                else:
-                    value = unplaced_value.get((m, i), -1.0)
-                    if value < 0.0:
-                        value = _check(fn(m, i, None), m, i)
-                        unplaced_value[(m, i)] = value
-                now = placed | bit
-                after = list(classes)
-                if m in slot and referrers[m] & ~now:
-                    after[slot[m]] = here[m]
-                for r in rs:
-                    if not referrers[r] & ~now:
-                        after[slot[r]] = None
-                state = (now, tuple(after))
-                candidate = (total + value, (*indices[:m], i, *indices[m + 1 :]))
-                kept = states.get(state)
-                if kept is None or _better(candidate, kept):
-                    states[state] = candidate
-    final = [p for (placed, _), p in states.items() if placed == (1 << k) - 1]
+                        at = tuple(
+                            example[(r, c)] for r, c in zip(refs.get(m, ()), seen, strict=True)
+                        )
+                        value = _check(fn(m, i, at if slots else None), m, i)
+                        values[(m, i, seen)] = value
+                    score = total + value
+                    if record >= 0 or freed:
+                        after = list(classes)
+                        if record >= 0:
+                            after[record] = here[record]
+                        for s in freed:
+                            after[s] = None
+                        state = tuple(after)
+                    else:
+                        state = classes
+                    kept = target.get(state)
+                    if kept is not None and score < kept[0] - TIE_TOLERANCE:
+                        continue
+                    candidate = (score, (*indices[:m], i, *indices[m + 1 :]))
+                    if kept is None or _better(candidate, kept):
+                        target[state] = candidate
+    final = list(states.get((1 << k) - 1, {}).values())
     best = final[0]
     for partial in final[1:]:
         if _better(partial, best):

@@ -15,6 +15,7 @@ the scenario itself and is reported in `evidence.validation_problems`.
 from __future__ import annotations
 
 import bisect
+import json
 import math
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
@@ -26,6 +27,7 @@ from toolplay.scenarios import (
     ChangeConstraint,
     FlowConstraint,
     GuardrailConstraint,
+    MessageConstraint,
     Milestone,
     ScenarioSetup,
     checked_tables,
@@ -99,6 +101,18 @@ class _Compiled:
             }
         self._flow_referenced = flow_referenced
         self._position = position
+        self._speakers = {
+            (c.sender, c.recipient)
+            for milestone in self.milestones
+            for c in milestone.constraints
+            if isinstance(c, MessageConstraint)
+        }
+        if any(
+            isinstance(c, FlowConstraint) and c.template is not None
+            for milestone in self.milestones
+            for c in milestone.constraints
+        ):
+            self._speakers.add(("assistant", "user"))
 
     def constraint_values(
         self, view: TraceView, m: int, i: int, refs: tuple[int, ...] | None
@@ -123,29 +137,96 @@ class _Compiled:
         return min(1.0, mean) * math.prod(guards)
 
     def key(self, view: TraceView) -> Callable[[int, int], Hashable]:
-        """What a referrer of milestone r sees of r at index j: the world version there
-        (snapshot constraints), or j itself when a flow reads r's tool result."""
+        """What a referrer of milestone r sees of r at index j.
+
+        Snapshot constraints see the world version there; a flow reading r's tool result also
+        sees that result (the same result at two indices is the same class).
+        """
         versions = view.change_points()
+        results: dict[int, str | None] = {}
+
+        def result_at(j: int) -> str | None:
+            if j not in results:
+                trace = view.trace(j)
+                results[j] = (
+                    json.dumps(trace.result, sort_keys=True, default=str)
+                    if trace is not None and trace.ok
+                    else None
+                )
+            return results[j]
 
         def key(r: int, j: int) -> Hashable:
+            version = bisect.bisect_right(versions, j)
             if r in self._flow_referenced:
-                return j
-            return bisect.bisect_right(versions, j)
+                return version, result_at(j)
+            return version
 
         return key
+
+    def useful_indices(self, view: TraceView, key: Callable[[int, int], Hashable]) -> list[int]:
+        """The message indices an optimal mapping may need (exactly; the mapping's speed-up).
+
+        Index i is left out when it is no better than the last index q kept: the world is the
+        same at both, every referenced milestone's key is the same, and either the two messages
+        are alike (same message, same tool call and result: equal similarities) or i is blank
+        (no tool result, and no message or template constraint looks at its sender/recipient:
+        every similarity at i is at most the one at q). Moving every milestone mapped into
+        (q, i] to q then keeps the DAG order and loses nothing, and is lexicographically
+        smaller, so the best mapping (and its tie-break) is unchanged.
+        """
+        referenced = sorted({r for refs in self.references.values() for r in refs})
+        kept: list[int] = []
+        last: tuple[Hashable, ...] = ()
+        for i in range(view.size):
+            message = view.messages[i]
+            trace = view.trace(i)
+            worlds = view.world_version(i)
+            alike = (
+                worlds,
+                message.sender,
+                message.recipient,
+                message.content,
+                None
+                if trace is None
+                else (
+                    trace.tool,
+                    json.dumps(trace.arguments, sort_keys=True, default=str),
+                    json.dumps(trace.result, sort_keys=True, default=str),
+                    trace.error,
+                ),
+            )
+            if kept:
+                q = kept[-1]
+                blank = trace is None and (message.sender, message.recipient) not in self._speakers
+                if (
+                    worlds == last[0]
+                    and (blank or alike == last)
+                    and all(key(r, i) == key(r, q) for r in referenced)
+                ):
+                    continue
+            kept.append(i)
+            last = alike
+        return kept
 
     def match(self, view: TraceView) -> tuple[float, list[MilestoneMatch]]:
         """Best mapping: mean similarity and, per milestone, its index and evidence."""
         k = len(self.milestones)
         if k == 0:
             return 1.0, []
-        result = best_mapping(
-            lambda m, i, refs: self.similarity(view, m, i, refs),
-            view.size,
+        key = self.key(view)
+        kept = self.useful_indices(view, key)
+        reduced = best_mapping(
+            lambda m, i, refs: self.similarity(
+                view, m, kept[i], None if refs is None else tuple(kept[j] for j in refs)
+            ),
+            len(kept),
             self.edges,
             self.references,
             k=k,
-            key=self.key(view),
+            key=lambda r, j: key(r, kept[j]),
+        )
+        result = reduced._replace(
+            indices=tuple(None if i is None else kept[i] for i in reduced.indices)
         )
         evidence = []
         for m, index in enumerate(result.indices):

@@ -83,6 +83,7 @@ class TraceView:
         for change in trajectory.changes:
             self._changes.setdefault(change.table, []).append(change.index)
         self._snapshots: dict[tuple[str, int], Snapshot] = {}
+        self._points = sorted({i for indices in self._changes.values() for i in indices})
 
     def version(self, table: str, index: int) -> int:
         """A number identifying the table's content after message `index` (-1: initial)."""
@@ -90,7 +91,11 @@ class TraceView:
 
     def change_points(self) -> list[int]:
         """Sorted message indices at which some table changed (the world's versions)."""
-        return sorted({i for indices in self._changes.values() for i in indices})
+        return self._points
+
+    def world_version(self, index: int) -> int:
+        """A number identifying the whole world after message `index` (-1: initial)."""
+        return bisect.bisect_right(self._points, index)
 
     def snapshot(self, table: str, index: int) -> Snapshot:
         """The table after message `index` (-1: the initial world)."""
