@@ -1,4 +1,4 @@
-"""Benchmark: milestone scoring of a failing 62-message trajectory, 6 milestones, implicit guardrails.
+"""Benchmark: scoring a failing 62-message trajectory (6 milestones, implicit guardrails).
 
 The issue's case: with ToolSandbox's implicit guardrails every milestone refers to its
 predecessors' snapshots, so the old exact search (every referenced milestone pinned to every
@@ -119,7 +119,12 @@ SCENARIO: dict[str, Any] = {
                         }
                     ],
                 },
-                {"kind": "flow", "from": "found", "path": "*.phone_number", "argument": "phone_number"},
+                {
+                    "kind": "flow",
+                    "from": "found",
+                    "path": "*.phone_number",
+                    "argument": "phone_number",
+                },
             ],
         },
         {
@@ -180,7 +185,12 @@ STRESS_TURNS: list[Any] = [
     [("set_wifi_status", {"on": False})],
     [("set_low_battery_mode_status", {"on": True})],
     [("search_contacts", {"name": "Bob"})],
-    [("add_reminder", {"content": "Call Bob about the budget", "reminder_timestamp": 1715439600.0})],
+    [
+        (
+            "add_reminder",
+            {"content": "Call Bob about the budget", "reminder_timestamp": 1715439600.0},
+        )
+    ],
     "I set a reminder to call Bob about the budget.",
 ]
 """A harder failing assistant for a second measurement: it keeps changing the world, cycling

@@ -40,8 +40,7 @@ def brute_force_mapping(
         if any(idx[a] > idx[b] for a, b in edges):
             continue
         sims = tuple(
-            sim(m, idx[m], tuple(idx[r] for r in refs[m]) if m in refs else None)
-            for m in range(k)
+            sim(m, idx[m], tuple(idx[r] for r in refs[m]) if m in refs else None) for m in range(k)
         )
         scored.append((math.fsum(sims), idx, sims))
     top = max(total for total, _, _ in scored)

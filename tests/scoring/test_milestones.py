@@ -478,7 +478,7 @@ def test_mapping_on_useful_indices_equals_the_full_mapping() -> None:
         key = compiled.key(view)
         assert len(compiled.useful_indices(view, key)) < view.size
         full = best_mapping(
-            lambda m, i, refs: compiled.similarity(view, m, i, refs),
+            lambda m, i, refs, c=compiled, v=view: c.similarity(v, m, i, refs),
             view.size,
             compiled.edges,
             compiled.references,

@@ -21,9 +21,9 @@ from toolplay.scenarios._milestone_spec import (
     StateConstraint,
     ToolAlternative,
     ToolCallConstraint,
+    checked_tables,
     milestone_edges,
     milestone_ids,
-    checked_tables,
     milestone_references,
     similarity_spec,
 )

@@ -299,4 +299,6 @@ def milestone_references(milestone: Milestone) -> list[str]:
 
 def checked_tables(milestone: Milestone) -> set[str]:
     """Tables the milestone checks itself (guardrails do not count)."""
-    return {c.table for c in milestone.constraints if isinstance(c, StateConstraint | ChangeConstraint)}
+    return {
+        c.table for c in milestone.constraints if isinstance(c, StateConstraint | ChangeConstraint)
+    }

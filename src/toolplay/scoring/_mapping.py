@@ -268,8 +268,11 @@ def best_mapping(
     else:
         chosen = _sweep_references(fn, n, k, preds, order, refs, key or _exact)
         sims = tuple(
-            _check(fn(m, chosen[m], tuple(chosen[r] for r in refs[m]) if m in refs else None), m,
-                   chosen[m])
+            _check(
+                fn(m, chosen[m], tuple(chosen[r] for r in refs[m]) if m in refs else None),
+                m,
+                chosen[m],
+            )
             for m in range(k)
         )
         return Mapping(tuple(chosen), sims, math.fsum(sims) / k)

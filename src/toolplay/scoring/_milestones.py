@@ -79,8 +79,10 @@ class _Compiled:
             evals = [e for c in milestone.constraints for e in compile_constraint(c)]
             named = milestone_references(milestone)
             refers_to_start = any(
-                isinstance(c, ChangeConstraint) and c.reference == START
-                or isinstance(c, GuardrailConstraint) and START in c.references()
+                isinstance(c, ChangeConstraint)
+                and c.reference == START
+                or isinstance(c, GuardrailConstraint)
+                and START in c.references()
                 for c in milestone.constraints
             )
             guarded = _guard_tables(milestone, tables) - checked_tables(milestone)
