@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 import pytest
+import yaml
 
 from support import parse_scenario
 from toolplay.scenarios import ScenarioError, milestone_references
@@ -169,3 +170,30 @@ def test_milestones_imply_milestone_evaluation_and_minefields_are_checked() -> N
     assert load([{"constraints": [STATE]}]).evaluation == "milestones"
     with pytest.raises(ScenarioError, match="minefields"):
         load([{"constraints": [{"kind": "guardrail", "table": "x"}]}], key="minefields")
+
+
+def test_old_files_with_enabled_load_as_on() -> None:
+    text = """
+id: legacy
+world: {domains: [settings]}
+reference:
+  - user: "wifi off"
+    calls:
+      - {name: set_wifi_status, arguments: {enabled: false}}
+      - {name: set_cellular_service_status, arguments: {on: false}}
+milestones:
+  - constraints:
+      - kind: tool_call
+        alternatives:
+          - {tool: set_wifi_status, arguments: {enabled: false}}
+      - kind: tool_call
+        tool: set_low_battery_mode_status
+        arguments: {enabled: true}
+"""
+    loaded = parse_scenario(yaml.safe_load(text), "legacy.yaml")
+    calls = loaded.reference[0].calls
+    # `enabled`, and the unquoted YAML key `on` (which YAML 1.1 reads as true), both mean `on`
+    assert [c.arguments for c in calls] == [{"on": False}, {"on": False}]
+    first, second = loaded.milestones[0].constraints
+    assert first.alternatives[0].arguments == {"on": False}  # type: ignore[union-attr]
+    assert second.arguments == {"on": True}  # type: ignore[union-attr]

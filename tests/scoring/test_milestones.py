@@ -488,3 +488,21 @@ def test_mapping_on_useful_indices_equals_the_full_mapping() -> None:
         mean, evidence = compiled.match(view)
         assert mean == pytest.approx(full.mean, abs=1e-12)
         assert tuple(e.index for e in evidence) == full.indices
+
+
+def test_a_run_recorded_with_enabled_rescores_as_on() -> None:
+    """Runs recorded before the setters took `on` passed `enabled`; re-scoring reads them alike."""
+    s = one({"kind": "tool_call", "tool": "set_wifi_status", "arguments": {"on": False}})
+    trajectory = play(s, [[("set_wifi_status", {"on": False})]])
+    old = [
+        m.model_copy(
+            update={
+                "tool_calls": tuple(
+                    c.model_copy(update={"arguments": '{"enabled": false}'}) for c in m.tool_calls
+                )
+            }
+        )
+        for m in trajectory.messages
+    ]
+    assert any('"enabled"' in c.arguments for m in old for c in m.tool_calls)
+    assert score_milestones(s, trajectory.model_copy(update={"messages": old})).score == 1.0

@@ -4,6 +4,7 @@ from toolplay.scenarios._autode import autode_suite
 from toolplay.scenarios._autode_data import import_autode_data
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
+from toolplay.scenarios._legacy import SETTERS
 from toolplay.scenarios._load import (
     check_against_catalog,
     load_scenario_file,
@@ -79,6 +80,7 @@ __all__ = [
     "import_tooltalk",
     "load_databases",
     "tooltalk_turns",
+    "SETTERS",
     "START",
     "ChangeConstraint",
     "Constraint",
