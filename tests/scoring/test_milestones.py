@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import itertools
+import math
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import support
 from support import parse_scenario, play_dynamic, score_milestones
@@ -506,3 +510,77 @@ def test_a_run_recorded_with_enabled_rescores_as_on() -> None:
     ]
     assert any('"enabled"' in c.arguments for m in old for c in m.tool_calls)
     assert score_milestones(s, trajectory.model_copy(update={"messages": old})).score == 1.0
+
+
+ACTIONS: list[Any] = [
+    [SEND],
+    [("send_message_with_phone_number", {"phone_number": "+14155550142", "content": "late"})],
+    [("set_wifi_status", {"on": True})],
+    [("set_wifi_status", {"on": False})],
+    [("search_contacts", {"name": "Bob"})],
+    [("add_contact", {"name": "Dana Lee", "phone_number": "+14155550187"})],
+    "Done.",
+    "I texted Bob.",
+]
+GUARDED = scenario(
+    world={**BASE["world"], "tables": {**BASE["world"]["tables"], "settings": [CELL_ON]}},
+    milestones=[
+        {"id": "found", "constraints": [{"kind": "tool_call", "tool": "search_contacts"}]},
+        {
+            "id": "wifi",
+            "after": [],
+            "constraints": [{"kind": "state", "table": "settings", "rows": [{"wifi": True}]}],
+        },
+        {
+            "id": "sent",
+            "after": ["found", "wifi"],
+            "constraints": [
+                {
+                    "kind": "added",
+                    "table": "messages",
+                    "reference": "found",
+                    "rows": [{"content": {"rouge": "hi there"}}],
+                },
+                {
+                    "kind": "flow",
+                    "from": "found",
+                    "path": "*.phone_number",
+                    "argument": "phone_number",
+                },
+            ],
+        },
+        {"id": "told", "constraints": [{"kind": "message", "content": "I texted Bob."}]},
+    ],
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(turns=st.lists(st.sampled_from(ACTIONS), min_size=1, max_size=4))
+def test_milestone_scoring_with_implicit_guardrails_matches_brute_force(turns: list[Any]) -> None:
+    """Several references per milestone, implicit guardrails, shortened index set: all exact."""
+    trajectory = play(GUARDED, turns)
+    world = replay_changes(support.setup(GUARDED).new_world(), trajectory.changes)
+    view = TraceView(trajectory, world)
+    compiled = _Compiled(GUARDED.milestones, list(world.state()))
+    assert compiled.references[2] == (0, 1)  # `sent` refers to `found` and waits for `wifi`
+    assert sum(compiled.implicit) > 0
+    k, n = len(GUARDED.milestones), view.size
+    best: tuple[float, tuple[int, ...]] | None = None
+    for idx in itertools.product(range(n), repeat=k):
+        if any(idx[a] > idx[b] for a, b in compiled.edges):
+            continue
+        total = math.fsum(
+            compiled.similarity(
+                view,
+                m,
+                idx[m],
+                tuple(idx[r] for r in compiled.references[m]) if m in compiled.references else None,
+            )
+            for m in range(k)
+        )
+        if best is None or total > best[0] + 1e-12:  # product order: the first best is lexmin
+            best = (total, idx)
+    assert best is not None
+    mean, evidence = compiled.match(view)
+    assert mean == pytest.approx(best[0] / k, abs=1e-12)
+    assert tuple(e.index for e in evidence) == best[1]
