@@ -1,11 +1,13 @@
 """The `milestones` scorer (ToolSandbox): best DAG-respecting milestone mapping, minefield veto.
 
 The trajectory's world is rebuilt from its recorded changes, so scoring a stored trajectory
-(`toolplay score RUN_DIR`) gives exactly the numbers of the live run. Each milestone's
-similarity at a message index is the geometric mean of its constraints (guardrails multiply
-in as 0/1 without being counted); `best_mapping` finds, exactly and in polynomial time, the
-mapping with the highest mean similarity whose order respects the DAG. Minefields are matched
-the same way; any minefield similarity above 0 vetoes the scenario:
+(`toolplay score RUN_DIR`) gives exactly the numbers of the live run. Each milestone gets the
+reference's implicit guardrails (see `_Compiled`); its similarity at a message index is the
+geometric mean of its constraints (guardrails multiply in as 0/1 without being counted).
+`best_mapping` finds, exactly, the mapping with the highest mean similarity whose order
+respects the DAG, over the message indices that can matter (`_Compiled.useful_indices`) and
+with each referenced milestone seen through its world version (`_Compiled.key`). Minefields are
+matched the same way; any minefield similarity above 0 vetoes the scenario:
 score = milestone similarity × [minefield similarity = 0].
 
 When the oracle played the trajectory (the reference solution), any shortfall is a problem of
