@@ -45,13 +45,6 @@ def phone_number(value: str, name: str = "phone_number") -> str:
     return value
 
 
-def same_phone_number(a: object, b: str) -> bool:
-    """Whether `a` and `b` are the same number up to separators (duplicate checks only)."""
-    if not isinstance(a, str):
-        return False
-    return re.sub(r"[\s\-().]", "", a) == re.sub(r"[\s\-().]", "", b)
-
-
 def require_criteria(given: dict[str, object]) -> None:
     """Refuse a search with no criterion at all, as the reference's searches do.
 
