@@ -167,6 +167,33 @@ class _Compiled:
 
         return key
 
+    def refined_key(self, view: TraceView, kept: Sequence[int]) -> Callable[[int, int], Hashable]:
+        """The coarsest exact key on `kept`: two indices of a referenced milestone r are alike
+        when every constraint that refers to r gives the same value at every kept index.
+
+        Fewer classes mean fewer mapping states; each class is computed once, from its first
+        index under `key`.
+        """
+        base = self.key(view)
+        referring: dict[int, list[ConstraintEval]] = {}
+        for m in self.references:
+            for e in self.evals[m]:
+                if e.reference is not None:
+                    referring.setdefault(self._position[e.reference], []).append(e)
+        classes: dict[tuple[int, Hashable], int] = {}
+        numbers: dict[tuple[int, tuple[tuple[float, ...], ...]], int] = {}
+
+        def key(r: int, j: int) -> Hashable:
+            coarse = (r, base(r, j))
+            found = classes.get(coarse)
+            if found is None:
+                values = tuple(tuple(e(view, i, j) for i in kept) for e in referring.get(r, []))
+                found = numbers.setdefault((r, values), len(numbers))
+                classes[coarse] = found
+            return found
+
+        return key
+
     def useful_indices(self, view: TraceView, key: Callable[[int, int], Hashable]) -> list[int]:
         """The message indices an optimal mapping may need (exactly; the mapping's speed-up).
 
@@ -217,8 +244,8 @@ class _Compiled:
         k = len(self.milestones)
         if k == 0:
             return 1.0, []
-        key = self.key(view)
-        kept = self.useful_indices(view, key)
+        kept = self.useful_indices(view, self.key(view))
+        key = self.refined_key(view, kept)
         reduced = best_mapping(
             lambda m, i, refs: self.similarity(
                 view, m, kept[i], None if refs is None else tuple(kept[j] for j in refs)
