@@ -15,6 +15,8 @@ from these models.
 
 Version 1 configs (before the settings were typed: one flat `options` dict and a top-level
 `system_prompt`) are migrated on load, so run folders written then keep resuming and scoring.
+Version 3 added `suite_fingerprint` (and stores suite paths absolute, `runs._suite_pin`); a
+version 2 config has no fingerprint (None: not checked) and keeps its suite spec as typed.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from toolplay.conversation import PlaySettings
 from toolplay.scenarios import check_augmentation
 from toolplay.scoring import ScoringSettings, UncertaintySettings
 
-CONFIG_VERSION = 2
+CONFIG_VERSION = 3
 USER_PREFIX = "user_"
 CI_PREFIX = "ci_"
 _SECTIONS = ("assistant_model", "user_model", "play", "scoring", "uncertainty")
@@ -79,7 +81,15 @@ class RunConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: int = Field(default=CONFIG_VERSION, description="Format version of this config.")
-    suite: str = Field(default="quick", description="Suite name, NAME:ARG importer, or path.")
+    suite: str = Field(
+        default="quick",
+        description="Suite name, NAME:ARG importer, or path (stored with absolute paths).",
+    )
+    suite_fingerprint: str | None = Field(
+        default=None,
+        description="SHA-256 of the files the suite was read from when the run started (None "
+        "for a built-in suite); --resume and score refuse a suite whose files changed.",
+    )
     mode: str | None = Field(default=None, description="Mode of play (default: the suite's).")
     assistant: str = Field(default="oracle", description="Assistant spec, e.g. oracle.")
     user: str = Field(default="scripted", description="User spec, e.g. scripted.")
@@ -130,9 +140,12 @@ class RunConfig(BaseModel):
 
 
 def migrate_config(data: dict[str, Any]) -> dict[str, Any]:
-    """A stored config of any version, in the current format (version 1: flat `options`)."""
+    """A stored config of any version, in the current format (version 1: flat `options`;
+    version 2: no `suite_fingerprint`, which stays None)."""
     if data.get("version", 1) >= CONFIG_VERSION:
         return data
+    if data.get("version", 1) == 2:
+        return {**data, "version": CONFIG_VERSION}
     old = dict(data)
     options = dict(old.pop("options", None) or {})
     prompt = old.pop("system_prompt", None)
