@@ -50,7 +50,7 @@ MINEFIELD_SCENARIO = {
     "reference": [
         {
             "user": "Can you turn on wifi for me?",
-            "calls": [{"name": "set_wifi_status", "arguments": {"enabled": True}}],
+            "calls": [{"name": "set_wifi_status", "arguments": {"on": True}}],
             "reply": "Wifi is on now.",
         }
     ],
@@ -58,7 +58,7 @@ MINEFIELD_SCENARIO = {
         {
             "id": "wifi_on",
             "constraints": [
-                {"kind": "tool_call", "tool": "set_wifi_status", "arguments": {"enabled": True}},
+                {"kind": "tool_call", "tool": "set_wifi_status", "arguments": {"on": True}},
                 {"kind": "updated", "table": "settings", "rows": [{"wifi": True}]},
             ],
         }
@@ -70,7 +70,7 @@ MINEFIELD_SCENARIO = {
                 {
                     "kind": "tool_call",
                     "tool": "set_cellular_service_status",
-                    "arguments": {"enabled": False},
+                    "arguments": {"on": False},
                 },
             ],
         }
