@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 import pytest
+from rapidfuzz import fuzz, utils
 
 from support import load_suite, play_dynamic, registry_for
 from toolplay.conversation import Environment
@@ -70,27 +71,51 @@ def test_scrambled_names_rename_only() -> None:
     assert shown.real_name("search_contacts") is None  # real names are not callable any more
 
 
+def names_of(presentation: ToolPresentation) -> list[str]:
+    return [s["function"]["name"] for s in presentation.schemas]
+
+
 @pytest.mark.parametrize(
     ("name", "count"), [("distractors_3", 3), ("distractors_10", 10), ("distractors_all", None)]
 )
-def test_distractors_add_real_unoffered_tools_most_similar_first(
+def test_distractors_add_the_best_ranked_unoffered_tools_in_a_seeded_shuffle(
     name: str, count: int | None
 ) -> None:
     shown = present(OFFERED, [name], FULL)
-    assert shown.schemas[:2] == PLAIN.schemas
-    added = [s["function"]["name"] for s in shown.schemas[2:]]
     ranking = rank_distractors(PLAIN, FULL)
-    assert added == (ranking if count is None else ranking[:count])
-    assert set(added).isdisjoint(PLAIN.names) and set(added) <= set(FULL.names())
-    for schema in shown.schemas[2:]:
+    expected = ranking if count is None else ranking[:count]
+    assert sorted(names_of(shown)) == sorted([*PLAIN.names, *expected])
+    for schema in shown.schemas:
         assert schema == FULL[schema["function"]["name"]].schema
+    assert names_of(present(OFFERED, [name], FULL)) == names_of(shown)  # same seed, same order
     if count is None:
-        assert len(added) == len(FULL.names()) - 2
+        assert len(shown.schemas) == len(FULL.names())
 
 
-def test_distractor_ranking_prefers_related_tools() -> None:
+def test_distractor_order_does_not_give_the_offered_tools_away() -> None:
+    shown = names_of(present(OFFERED, ["distractors_10"], FULL))
+    assert shown[:2] != names_of(PLAIN)  # not simply appended after the offered tools
+
+
+def test_distractor_ranking_puts_the_same_domain_first_then_name_similarity() -> None:
     ranking = rank_distractors(PLAIN, FULL)
+    domains = {"contacts", "messaging"}
+    same = [n for n in ranking if FULL[n].domain in domains]
+    assert ranking[: len(same)] == same  # same-domain tools come first
     assert ranking.index("search_messages") < ranking.index("get_low_battery_mode_status")
+    # within each part, names by decreasing best WRatio to an offered tool (the reference's)
+    def best(name: str) -> float:
+        return max(fuzz.WRatio(name, t, processor=utils.default_process) for t in PLAIN.names)
+
+    for part in (same, ranking[len(same) :]):
+        scores = [best(n) for n in part]
+        assert scores == sorted(scores, reverse=True)
+
+
+def test_a_scenario_ranking_replaces_the_rule() -> None:
+    own = ["get_wifi_status", "search_contacts", "add_contact", "not_a_tool"]
+    shown = present(OFFERED, ["distractors_3"], FULL, distractors=own)
+    assert sorted(names_of(shown)) == sorted([*PLAIN.names, "get_wifi_status", "add_contact"])
 
 
 def test_unknown_augmentation_is_refused() -> None:

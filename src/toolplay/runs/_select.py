@@ -19,7 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolplay.scenarios import Scenario, Suite, augmentation_of, augmentation_variant
+from toolplay.scenarios import (
+    COMPOSE,
+    SCRAMBLE_BASE,
+    Scenario,
+    Suite,
+    augmentation_of,
+    augmentation_variant,
+)
 
 __all__ = ["SelectionError", "carried_augmentations", "select_scenarios"]
 
@@ -48,6 +55,14 @@ def select_scenarios(
         chosen = list(suite.scenarios)
     elif carried := carried_augmentations(suite):
         missing = [n for n in names if n not in carried]
+        renamed = [n for n in missing if f"{SCRAMBLE_BASE}{COMPOSE}{n}" in carried]
+        if renamed:
+            new = f"{SCRAMBLE_BASE}{COMPOSE}{renamed[0]}"
+            raise SelectionError(
+                f"suite {suite.name!r} applies {renamed[0]!r} on top of 3 distraction tools, "
+                f"as the ToolSandbox paper does: use --augment {new} (settings carried: "
+                f"{', '.join(carried)})"
+            )
         if missing:
             raise SelectionError(
                 f"suite {suite.name!r} carries augmentation variants {', '.join(carried)}; "

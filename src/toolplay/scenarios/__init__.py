@@ -51,6 +51,8 @@ from toolplay.scenarios._suites import (
 from toolplay.scenarios._tooltalk import import_tooltalk, load_databases, tooltalk_turns
 from toolplay.scenarios._variants import (
     AUGMENTATION_SETTINGS,
+    COMPOSE,
+    SCRAMBLE_BASE,
     SkippedVariant,
     VariantSet,
     augmentation_of,
@@ -66,6 +68,8 @@ __all__ = [
     "SlotLabel",
     "slot_label",
     "AUGMENTATION_SETTINGS",
+    "COMPOSE",
+    "SCRAMBLE_BASE",
     "STATE_VARIANTS",
     "SkippedVariant",
     "VariantSet",
