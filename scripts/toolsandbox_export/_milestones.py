@@ -8,6 +8,7 @@ exactly or raises `Inexact` with a reason, so nothing is dropped silently.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, Dict, List, Optional
 
 TABLES = {"SETTING": "settings", "CONTACT": "contacts", "MESSAGING": "messages",
@@ -96,10 +97,16 @@ def _arguments(arguments: Dict[str, Any], atol: Dict[str, float], renames: Dict[
     for name, value in arguments.items():
         key = renames.get(f"{tool}.{name}", name)
         if name in atol and isinstance(value, (int, float)) and not isinstance(value, bool):
-            out[key] = {"close": value, "tolerance": atol[name]}
+            out[key] = {"close": value, "tolerance": _finite(atol[name])}
         else:
             out[key] = {"exact": value} if isinstance(value, dict) else value
     return out
+
+
+def _finite(tolerance: float) -> float:
+    """The reference's infinite tolerance ("any number") as the largest float: the same test
+    for every finite number, and JSON and toolplay's spec hold only finite ones."""
+    return min(float(tolerance), sys.float_info.max)
 
 
 def _tool_call(traces: List[Dict[str, Any]], atol: Dict[str, float],
@@ -161,7 +168,7 @@ def _sandbox(constraint: Any, reference: Optional[str], renames: Dict[str, str]
             flow: Dict[str, Any] = {"kind": "flow", "from": reference, "path": path,
                                     "tool": tool, "argument": renames.get(f"{tool}.{key}", key)}
             if key in atol:
-                flow.update(similarity="close", tolerance=atol[key])
+                flow.update(similarity="close", tolerance=_finite(atol[key]))
             out.append(flow)
         return out
     _check_roles(row, "AGENT", "USER")
