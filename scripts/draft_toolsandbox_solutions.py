@@ -56,12 +56,18 @@ def change_calls(constraint: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]
                 if column in row:
                     calls.append((SETTERS[column], {"enabled": row[column]}))
         elif table == "messages" and kind == "added":
-            calls.append(("send_message_with_phone_number",
-                          {"phone_number": row["recipient_phone_number"],
-                           "content": row["content"]}))
+            calls.append(
+                (
+                    "send_message_with_phone_number",
+                    {"phone_number": row["recipient_phone_number"], "content": row["content"]},
+                )
+            )
         elif table == "reminders" and kind == "added":
-            args = {k: row[k] for k in ("content", "reminder_timestamp", "latitude", "longitude")
-                    if row.get(k) is not None}
+            args = {
+                k: row[k]
+                for k in ("content", "reminder_timestamp", "latitude", "longitude")
+                if row.get(k) is not None
+            }
             calls.append(("add_reminder", args))
         elif table == "contacts" and kind == "added":
             args = {k: row[k] for k in ("name", "phone_number", "relationship") if k in row}
@@ -71,8 +77,11 @@ def change_calls(constraint: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]
             calls.append((f"remove_{table[:-1]}", {key: row[key]}))
         elif kind == "updated":
             key = "person_id" if table == "contacts" else "reminder_id"
-            args = {k: v for k, v in row.items()
-                    if k not in ("is_self", "creation_timestamp") and v is not None}
+            args = {
+                k: v
+                for k, v in row.items()
+                if k not in ("is_self", "creation_timestamp") and v is not None
+            }
             calls.append((f"modify_{table[:-1]}", {key: row[key], **args}))
     return calls
 
@@ -146,11 +155,16 @@ def main() -> None:
             continue
         registry = catalog.tools.registry(scenario["world"]["domains"])
         from toolplay.scenarios import WorldSpec
+
         spec = WorldSpec.model_validate(scenario["world"])
-        world = registry.new_world(spec.tables, clock=spec.clock, session=spec.session,
-                                   seed=spec.seed)
+        world = registry.new_world(
+            spec.tables, clock=spec.clock, session=spec.session, seed=spec.seed
+        )
         existing[name] = draft(scenario, registry, world)
-    path.write_text(yaml.safe_dump(existing, sort_keys=True, allow_unicode=True, width=100))
+    text = path.read_text() if path.exists() else ""
+    header = "".join(line for line in text.splitlines(keepends=True) if line.startswith("#"))
+    body = yaml.safe_dump(existing, sort_keys=True, allow_unicode=True, width=100)
+    path.write_text(header + body)
     print(f"{len(existing)} solutions in {path}", file=sys.stderr)
 
 

@@ -27,7 +27,7 @@ import json
 import shutil
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -39,21 +39,44 @@ COMMIT = "165848b"
 """The reference commit the snapshot holds (see its SNAPSHOT.md)."""
 
 KNOWN_TOOLS = [
-    "get_cellular_service_status", "set_cellular_service_status", "get_wifi_status",
-    "set_wifi_status", "get_location_service_status", "set_location_service_status",
-    "get_low_battery_mode_status", "set_low_battery_mode_status", "get_current_location",
-    "add_contact", "modify_contact", "remove_contact", "search_contacts",
-    "send_message_with_phone_number", "search_messages", "add_reminder", "modify_reminder",
-    "remove_reminder", "search_reminder", "get_current_timestamp", "timestamp_to_datetime_info",
-    "datetime_info_to_timestamp", "shift_timestamp", "timestamp_diff", "unit_conversion",
-    "convert_currency", "calculate_lat_lon_distance", "search_location_around_lat_lon",
-    "search_lat_lon", "search_weather_around_lat_lon", "search_stock", "search_holiday",
+    "get_cellular_service_status",
+    "set_cellular_service_status",
+    "get_wifi_status",
+    "set_wifi_status",
+    "get_location_service_status",
+    "set_location_service_status",
+    "get_low_battery_mode_status",
+    "set_low_battery_mode_status",
+    "get_current_location",
+    "add_contact",
+    "modify_contact",
+    "remove_contact",
+    "search_contacts",
+    "send_message_with_phone_number",
+    "search_messages",
+    "add_reminder",
+    "modify_reminder",
+    "remove_reminder",
+    "search_reminder",
+    "get_current_timestamp",
+    "timestamp_to_datetime_info",
+    "datetime_info_to_timestamp",
+    "shift_timestamp",
+    "timestamp_diff",
+    "unit_conversion",
+    "convert_currency",
+    "calculate_lat_lon_distance",
+    "search_location_around_lat_lon",
+    "search_lat_lon",
+    "search_weather_around_lat_lon",
+    "search_stock",
+    "search_holiday",
 ]
 """Tools of toolplay's `sandbox` domains (the exporter cannot import toolplay to ask)."""
 
 
-def _move_exclusions(scenario: Dict[str, Any]) -> None:
-    moved: Dict[str, List[str]] = {}
+def _move_exclusions(scenario: dict[str, Any]) -> None:
+    moved: dict[str, list[str]] = {}
     for field in ("milestones", "minefields"):
         for item in scenario.get(field, []):
             if "guardrail_exclude" in item:
@@ -62,7 +85,7 @@ def _move_exclusions(scenario: Dict[str, Any]) -> None:
         scenario["metadata"]["toolsandbox"]["guardrail_exclude"] = moved
 
 
-def export(out: Path, form: str) -> Dict[str, int]:
+def export(out: Path, form: str) -> dict[str, int]:
     """Write the suite's data files into `out`; returns counts."""
     import tool_sandbox.tools
     from tool_sandbox.common.execution_context import DatabaseNamespace
@@ -74,36 +97,59 @@ def export(out: Path, form: str) -> Dict[str, int]:
 
     namespace = {n.value: n for n in DatabaseNamespace}
     scenarios = build_scenarios()
-    bases = sorted(n for n, s in scenarios.items()
-                   if any(str(c.value) == "NO_DISTRACTION_TOOLS" for c in s.categories))
+    bases = sorted(
+        n
+        for n, s in scenarios.items()
+        if any(str(c.value) == "NO_DISTRACTION_TOOLS" for c in s.categories)
+    )
     agent_prompt = next(
-        r["content"] for r in named_base_scenario_rows(scenarios[bases[0]], namespace)
-        if (r["sender"], r["recipient"]) == ("SYSTEM", "AGENT"))
-    exported: List[Dict[str, Any]] = []
-    left_out: List[Dict[str, str]] = []
-    notes: Dict[str, List[str]] = {}
-    demonstrations: Dict[str, Any] = {}
+        r["content"]
+        for r in named_base_scenario_rows(scenarios[bases[0]], namespace)
+        if (r["sender"], r["recipient"]) == ("SYSTEM", "AGENT")
+    )
+    exported: list[dict[str, Any]] = []
+    left_out: list[dict[str, str]] = []
+    notes: dict[str, list[str]] = {}
+    demonstrations: dict[str, Any] = {}
     for name in bases:
         scenario = scenarios[name]
         variants = {setting: scenarios[name + suffix] for setting, suffix in SETTINGS.items()}
         network = network_tools(scenario, list(variants.values()))
         if network:
-            left_out.append({"name": name, "reason": "needs RapidAPI over the network: "
-                             + ", ".join(network)})
+            left_out.append(
+                {"name": name, "reason": "needs RapidAPI over the network: " + ", ".join(network)}
+            )
             continue
         ranking = rank_tools_by_similarity(
-            scenario.starting_context.tool_allow_list, tool_sandbox.tools,
-            preferred_tool_backend=ToolBackend.DEFAULT)
+            scenario.starting_context.tool_allow_list,
+            tool_sandbox.tools,
+            preferred_tool_backend=ToolBackend.DEFAULT,
+        )
         try:
-            data, demos, inexact = translate(name, scenario, variants, PINNED, namespace,
-                                             USER_INSTRUCTION, agent_prompt, KNOWN_TOOLS, {},
-                                             ranking, COMMIT)
+            data, demos, inexact = translate(
+                name,
+                scenario,
+                variants,
+                PINNED,
+                namespace,
+                USER_INSTRUCTION,
+                agent_prompt,
+                KNOWN_TOOLS,
+                {},
+                ranking,
+                COMMIT,
+            )
         except Inexact as why:
             left_out.append({"name": name, "reason": f"no exact toolplay form: {why}"})
             continue
         if form == "current" and _several_references(data):
-            left_out.append({"name": name, "reason": "a milestone refers to several earlier "
-                             "milestones (exported with --format multi only)"})
+            left_out.append(
+                {
+                    "name": name,
+                    "reason": "a milestone refers to several earlier "
+                    "milestones (exported with --format multi only)",
+                }
+            )
             continue
         key = json.dumps(demos, sort_keys=True)
         demonstrations.setdefault(key, demos)
@@ -117,34 +163,36 @@ def export(out: Path, form: str) -> Dict[str, int]:
     prompts = {
         "agent_system_prompt": agent_prompt,
         "user_instruction": USER_INSTRUCTION,
-        "demonstrations": {_demo_name(k, demonstrations): v
-                           for k, v in demonstrations.items()},
+        "demonstrations": {_demo_name(k, demonstrations): v for k, v in demonstrations.items()},
         "few_shot_example_names": sorted(few_shot),
     }
     _write(out / "scenarios.json", exported)
     _write(out / "left_out.json", left_out)
     _write(out / "prompts.json", prompts)
-    _write(out / "PROVENANCE.json", {
-        "reference": "apple/ToolSandbox",
-        "commit": COMMIT,
-        "pinned_clock": PINNED.isoformat() + "+00:00",
-        "random_seed": SEED,
-        "format": form,
-        "exported": len(exported),
-        "left_out": len(left_out),
-        "inexact": notes,
-    })
+    _write(
+        out / "PROVENANCE.json",
+        {
+            "reference": "apple/ToolSandbox",
+            "commit": COMMIT,
+            "pinned_clock": PINNED.isoformat() + "+00:00",
+            "random_seed": SEED,
+            "format": form,
+            "exported": len(exported),
+            "left_out": len(left_out),
+            "inexact": notes,
+        },
+    )
     return {"bases": len(bases), "exported": len(exported), "left_out": len(left_out)}
 
 
-def named_base_scenario_rows(scenario: Any, namespace: Dict[str, Any]) -> List[Dict[str, Any]]:
+def named_base_scenario_rows(scenario: Any, namespace: dict[str, Any]) -> list[dict[str, Any]]:
     """The starting bus of a scenario (for the agent prompt every scenario shares)."""
     from _scenario import bus
 
     return bus(scenario.starting_context, namespace)
 
 
-def _several_references(scenario: Dict[str, Any]) -> bool:
+def _several_references(scenario: dict[str, Any]) -> bool:
     for field in ("milestones", "minefields"):
         for item in scenario.get(field, []):
             names = {c.get("reference") or c.get("from") for c in item["constraints"]}
@@ -153,21 +201,26 @@ def _several_references(scenario: Dict[str, Any]) -> bool:
     return False
 
 
-def _demo_name(key: str, table: Dict[str, Any]) -> str:
+def _demo_name(key: str, table: dict[str, Any]) -> str:
     return f"default_{list(table).index(key)}" if list(table).index(key) else "default"
 
 
 def _write(path: Path, data: Any) -> None:
-    path.write_text(json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False) + "\n",
-                    encoding="utf-8")
+    path.write_text(
+        json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False) + "\n", encoding="utf-8"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--format", choices=("current", "multi"), default="current")
-    parser.add_argument("--licence", type=Path, default=None,
-                        help="the reference checkout's LICENSE, copied beside the data")
+    parser.add_argument(
+        "--licence",
+        type=Path,
+        default=None,
+        help="the reference checkout's LICENSE, copied beside the data",
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     counts = export(args.out, args.format)

@@ -9,14 +9,22 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Dict, List, Optional
+from typing import Any
 
-TABLES = {"SETTING": "settings", "CONTACT": "contacts", "MESSAGING": "messages",
-          "REMINDER": "reminders"}
+TABLES = {
+    "SETTING": "settings",
+    "CONTACT": "contacts",
+    "MESSAGING": "messages",
+    "REMINDER": "reminders",
+}
 """Reference database -> toolplay table."""
 
-ROLES = {"AGENT": "assistant", "USER": "user", "EXECUTION_ENVIRONMENT": "environment",
-         "SYSTEM": "system"}
+ROLES = {
+    "AGENT": "assistant",
+    "USER": "user",
+    "EXECUTION_ENVIRONMENT": "environment",
+    "SYSTEM": "system",
+}
 """Reference role -> toolplay role."""
 
 ROUGE_DEFAULT = {("messages", "content"), ("reminders", "content"), ("contacts", "relationship")}
@@ -28,7 +36,7 @@ ROUGE_DEFAULT.add((BUS, "content"))
 DROPPED_COLUMNS = {"device_id"}
 """Reference columns toolplay's tables do not have (one device per world)."""
 
-EXTRACTORS: Dict[str, Dict[str, str]] = {
+EXTRACTORS: dict[str, dict[str, str]] = {
     "result_to_timestamp0_extractor": {"timestamp_0": ""},
     "result_to_timestamp1_extractor": {"timestamp_1": ""},
     "days_extractor": {"days": "days"},
@@ -51,7 +59,7 @@ def _name(function: Any) -> str:
     return str(getattr(inner, "__name__", repr(inner)))
 
 
-def _keywords(function: Any) -> Dict[str, Any]:
+def _keywords(function: Any) -> dict[str, Any]:
     return dict(getattr(function, "keywords", {}) or {})
 
 
@@ -72,7 +80,7 @@ def _value(column: str, value: Any, measure: Any, table: str) -> Any:
     raise Inexact(f"column similarity {kind} on {column}")
 
 
-def _rows(table: str, target: Any, measures: Dict[str, Any]) -> List[Dict[str, Any]]:
+def _rows(table: str, target: Any, measures: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for row in target.to_dicts():
         out = {}
@@ -86,13 +94,14 @@ def _rows(table: str, target: Any, measures: Dict[str, Any]) -> List[Dict[str, A
     return rows
 
 
-def _traces(text: str) -> List[Dict[str, Any]]:
+def _traces(text: str) -> list[dict[str, Any]]:
     trace = json.loads(text)
     return trace if isinstance(trace, list) else [trace]
 
 
-def _arguments(arguments: Dict[str, Any], atol: Dict[str, float], renames: Dict[str, str],
-               tool: str) -> Dict[str, Any]:
+def _arguments(
+    arguments: dict[str, Any], atol: dict[str, float], renames: dict[str, str], tool: str
+) -> dict[str, Any]:
     out = {}
     for name, value in arguments.items():
         key = renames.get(f"{tool}.{name}", name)
@@ -109,11 +118,14 @@ def _finite(tolerance: float) -> float:
     return min(float(tolerance), sys.float_info.max)
 
 
-def _tool_call(traces: List[Dict[str, Any]], atol: Dict[str, float],
-               renames: Dict[str, str]) -> Dict[str, Any]:
+def _tool_call(
+    traces: list[dict[str, Any]], atol: dict[str, float], renames: dict[str, str]
+) -> dict[str, Any]:
     options = [
-        {"tool": t["tool_name"],
-         "arguments": _arguments(t.get("arguments", {}), atol, renames, t["tool_name"])}
+        {
+            "tool": t["tool_name"],
+            "arguments": _arguments(t.get("arguments", {}), atol, renames, t["tool_name"]),
+        }
         for t in traces
     ]
     if len(options) == 1:
@@ -121,13 +133,14 @@ def _tool_call(traces: List[Dict[str, Any]], atol: Dict[str, float],
     return {"kind": "tool_call", "alternatives": options}
 
 
-def _check_roles(row: Dict[str, Any], sender: str, recipient: str) -> None:
+def _check_roles(row: dict[str, Any], sender: str, recipient: str) -> None:
     if row.get("sender") != sender or row.get("recipient") != recipient:
         raise Inexact(f"message row {row.get('sender')}->{row.get('recipient')}")
 
 
-def _sandbox(constraint: Any, reference: Optional[str], renames: Dict[str, str]
-             ) -> List[Dict[str, Any]]:
+def _sandbox(
+    constraint: Any, reference: str | None, renames: dict[str, str]
+) -> list[dict[str, Any]]:
     """A constraint on the message bus: a tool call, a reply, or a value flowing on."""
     target = constraint.target_dataframe
     measures = constraint.column_similarity_measure
@@ -144,9 +157,14 @@ def _sandbox(constraint: Any, reference: Optional[str], renames: Dict[str, str]
         if row.get("tool_trace") is not None:
             _check_roles(row, "EXECUTION_ENVIRONMENT", "AGENT")
             return [_tool_call(_traces(row["tool_trace"]), atol, renames)]
-        return [{"kind": "message", "sender": ROLES[row["sender"]],
-                 "recipient": ROLES[row["recipient"]],
-                 "content": _value("content", row["content"], measures["content"], BUS)}]
+        return [
+            {
+                "kind": "message",
+                "sender": ROLES[row["sender"]],
+                "recipient": ROLES[row["recipient"]],
+                "content": _value("content", row["content"], measures["content"], BUS),
+            }
+        ]
     if kind != "tool_trace_dependant_similarity":
         raise Inexact(f"bus constraint {kind}")
     keywords = _keywords(function)
@@ -165,8 +183,13 @@ def _sandbox(constraint: Any, reference: Optional[str], renames: Dict[str, str]
         fixed = {k: v for k, v in traces[0].get("arguments", {}).items() if k not in paths}
         out = [_tool_call([{"tool_name": tool, "arguments": fixed}], atol, renames)]
         for key, path in paths.items():
-            flow: Dict[str, Any] = {"kind": "flow", "from": reference, "path": path,
-                                    "tool": tool, "argument": renames.get(f"{tool}.{key}", key)}
+            flow: dict[str, Any] = {
+                "kind": "flow",
+                "from": reference,
+                "path": path,
+                "tool": tool,
+                "argument": renames.get(f"{tool}.{key}", key),
+            }
             if key in atol:
                 flow.update(similarity="close", tolerance=_finite(atol[key]))
             out.append(flow)
@@ -176,26 +199,37 @@ def _sandbox(constraint: Any, reference: Optional[str], renames: Dict[str, str]
     used = [key for key in paths if "{" + key + "}" in template]
     if len(used) != 1:
         raise Inexact(f"a reply template with {len(used)} extracted values")
-    similarity = {"column_rouge_l_similarity": "rouge", "column_contains_similarity": "contains",
-                  "column_exact_match_similarity": "exact"}.get(_name(measures["content"]))
+    similarity = {
+        "column_rouge_l_similarity": "rouge",
+        "column_contains_similarity": "contains",
+        "column_exact_match_similarity": "exact",
+    }.get(_name(measures["content"]))
     if similarity is None:
         raise Inexact(f"reply template compared by {_name(measures['content'])}")
-    return [{"kind": "flow", "from": reference, "path": paths[used[0]],
-             "template": template.replace("{" + used[0] + "}", "{value}"),
-             "similarity": similarity}]
+    return [
+        {
+            "kind": "flow",
+            "from": reference,
+            "path": paths[used[0]],
+            "template": template.replace("{" + used[0] + "}", "{value}"),
+            "similarity": similarity,
+        }
+    ]
 
 
-CHANGES = {"addition_similarity": "added", "removal_similarity": "removed",
-           "update_similarity": "updated", "snapshot_similarity": "state"}
+CHANGES = {
+    "addition_similarity": "added",
+    "removal_similarity": "removed",
+    "update_similarity": "updated",
+    "snapshot_similarity": "state",
+}
 
 
-def constraint(constraint: Any, ids: List[str], renames: Dict[str, str]
-               ) -> List[Dict[str, Any]]:
+def constraint(constraint: Any, ids: list[str], renames: dict[str, str]) -> list[dict[str, Any]]:
     """The toolplay constraints equivalent to one reference snapshot constraint."""
     index = constraint.reference_milestone_node_index
     reference = None if index is None or index == -1 else ids[index]
-    namespace = str(getattr(constraint.database_namespace, "value",
-                            constraint.database_namespace))
+    namespace = str(getattr(constraint.database_namespace, "value", constraint.database_namespace))
     if namespace == "SANDBOX":
         return _sandbox(constraint, reference, renames)
     table = TABLES[namespace]
@@ -203,7 +237,7 @@ def constraint(constraint: Any, ids: List[str], renames: Dict[str, str]
     if kind is None:
         raise Inexact(f"{_name(constraint.snapshot_constraint)} on {table}")
     rows = _rows(table, constraint.target_dataframe, constraint.column_similarity_measure)
-    out: Dict[str, Any] = {"kind": kind, "table": table, "rows": rows}
+    out: dict[str, Any] = {"kind": kind, "table": table, "rows": rows}
     if kind != "state":
         out["reference"] = reference or "start"
     return [out]
@@ -212,7 +246,7 @@ def constraint(constraint: Any, ids: List[str], renames: Dict[str, str]
 GUARDRAIL = "guardrail_similarity"
 
 
-def milestones(matcher: Any, renames: Dict[str, str]) -> List[Dict[str, Any]]:
+def milestones(matcher: Any, renames: dict[str, str]) -> list[dict[str, Any]]:
     """Every milestone of a reference matcher, with `after` edges and guardrail narrowing.
 
     The reference adds implicit guardrails to its milestones when it builds them; they are
@@ -225,13 +259,16 @@ def milestones(matcher: Any, renames: Dict[str, str]) -> List[Dict[str, Any]]:
     out = []
     all_tables = set(TABLES)
     for i, milestone in enumerate(items):
-        constraints: List[Dict[str, Any]] = []
+        constraints: list[dict[str, Any]] = []
         for c in milestone.snapshot_constraints:
             if _name(c.snapshot_constraint) == GUARDRAIL:
                 continue
             constraints.extend(constraint(c, ids, renames))
-        entry: Dict[str, Any] = {"id": ids[i], "after": [ids[a] for a, b in edges if b == i],
-                                 "constraints": constraints}
+        entry: dict[str, Any] = {
+            "id": ids[i],
+            "after": [ids[a] for a, b in edges if b == i],
+            "constraints": constraints,
+        }
         guarded = {str(getattr(n, "value", n)) for n in milestone.guardrail_database_list or []}
         excluded = sorted(TABLES[n] for n in all_tables - guarded)
         if excluded:

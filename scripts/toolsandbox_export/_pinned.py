@@ -13,9 +13,9 @@ import datetime
 import os
 import random
 import time
-from typing import Any, Dict, Optional
+from typing import Any
 
-PINNED = datetime.datetime(2024, 8, 14, 10, 0, 0)
+PINNED = datetime.datetime(2024, 8, 14, 10, 0, 0)  # noqa: DTZ001 (the reference reads naive local time)
 """The instant the reference's wall clock reads during the export (naive, UTC)."""
 
 SEED = 42
@@ -24,12 +24,12 @@ SEED = 42
 
 class _PinnedDatetime(datetime.datetime):
     @classmethod
-    def now(cls, tz: Optional[datetime.tzinfo] = None) -> Any:  # type: ignore[override]
+    def now(cls, tz: datetime.tzinfo | None = None) -> Any:  # type: ignore[override]
         moment = PINNED if tz is None else PINNED.replace(tzinfo=datetime.timezone.utc)
         return moment if tz is None else moment.astimezone(tz)
 
 
-def build_scenarios() -> Dict[str, Any]:
+def build_scenarios() -> dict[str, Any]:
     """Every named reference scenario (1032), built at `PINNED` with seed `SEED`."""
     os.environ["TZ"] = "UTC"
     time.tzset()

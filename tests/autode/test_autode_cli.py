@@ -119,9 +119,7 @@ def agent(messages, tools, context):
 
 def test_static_and_dynamic_scores_pair_up_in_compare(tmp_path: Path) -> None:
     agent = tmp_path / "agent.py"
-    labels = {
-        s.id: (s.metadata["label"]["name"], s.metadata["label"]["arguments"]) for s in SUITE
-    }
+    labels = {s.id: (s.metadata["label"]["name"], s.metadata["label"]["arguments"]) for s in SUITE}
     agent.write_text(AGENT % json.dumps(labels))
     spec = f"python:{agent}:agent"
     static = run(tmp_path / "static", "--mode", "static", "--assistant", spec, "--limit", "40")

@@ -27,7 +27,7 @@ MINE = [
 ]
 """The first 26 base scenarios (a fixed set, so the expected score range stays put)."""
 
-FLAWED_PLUGIN = '''
+FLAWED_PLUGIN = """
 from toolplay.roles import AssistantContext, AssistantTurn, RoleKind
 from toolplay.roles._python import to_turn
 
@@ -58,7 +58,7 @@ class Flawed:
 
 def register(catalog):
     catalog.add_assistant(RoleKind("flawed", lambda request: Flawed()))
-'''
+"""
 
 
 def test_sandbox_suite_validates_and_covers_every_constraint_kind() -> None:

@@ -253,7 +253,11 @@ def test_infrastructure_errors_are_kept_out_of_the_metrics(soak: Soak) -> None:
     scored = [soak.baseline_rows[k] for k, r in soak.before_resume.items() if r.status == "done"]
     scenarios = [s for s in load_suite("sandbox").scenarios if not s.augmentation][:LIMIT]
     header = RunHeader(
-        suite="sandbox", suite_name="sandbox", mode="dynamic", assistant="x", user="y",
+        suite="sandbox",
+        suite_name="sandbox",
+        mode="dynamic",
+        assistant="x",
+        user="y",
         toolplay_version="0",
     )
     expected = build_summary(scenarios, scored, header, support.CATALOG.scorers).to_json()

@@ -103,6 +103,7 @@ def test_distractor_ranking_puts_the_same_domain_first_then_name_similarity() ->
     same = [n for n in ranking if FULL[n].domain in domains]
     assert ranking[: len(same)] == same  # same-domain tools come first
     assert ranking.index("search_messages") < ranking.index("get_low_battery_mode_status")
+
     # within each part, names by decreasing best WRatio to an offered tool (the reference's)
     def best(name: str) -> float:
         return max(fuzz.WRatio(name, t, processor=utils.default_process) for t in PLAIN.names)

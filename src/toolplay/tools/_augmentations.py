@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from rapidfuzz import fuzz, process, utils
 

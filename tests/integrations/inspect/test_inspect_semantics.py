@@ -261,7 +261,10 @@ def test_epochs_are_trials(tmp_path: Path) -> None:
 
 def test_selection_by_category_and_augmentation() -> None:
     plan = build_plan(
-        "sandbox", augment="none,distractors_3+scrambled_names", category="state_dependency", limit=5
+        "sandbox",
+        augment="none,distractors_3+scrambled_names",
+        category="state_dependency",
+        limit=5,
     )
     chosen = list(plan.scenarios.values())
     assert len(chosen) == 5
