@@ -90,6 +90,7 @@ class Conversation:
             self.request.trial,
             self.bus.view("user"),
             self.request.settings.user_prompt,
+            self.request.settings.user_simulator,
         )
         try:
             said = await self.request.user.respond(context)

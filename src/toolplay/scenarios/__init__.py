@@ -48,6 +48,7 @@ from toolplay.scenarios._suites import (
     resolve_suite,
     variant_suite,
 )
+from toolplay.scenarios._toolsandbox import prompts as toolsandbox_prompts
 from toolplay.scenarios._toolsandbox import toolsandbox_suite
 from toolplay.scenarios._tooltalk import import_tooltalk, load_databases, tooltalk_turns
 from toolplay.scenarios._variants import (
@@ -64,6 +65,7 @@ from toolplay.scenarios._variants import (
 )
 
 __all__ = [
+    "toolsandbox_prompts",
     "toolsandbox_suite",
     "autode_suite",
     "import_autode_data",
