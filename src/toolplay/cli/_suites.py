@@ -34,7 +34,8 @@ def suites() -> None:
     """List the built-in suites and importers with scenario counts by category.
 
     Suites with generated variants (sandbox) also count scenarios by augmentation setting and
-    world-state variant, and list the variants skipped as unsound.
+    world-state variant, and list the variants skipped as unsound; an exported suite
+    (toolsandbox) lists the reference scenarios it left out and why.
     """
     table = Table("suite", "scenarios", "categories", "variants", "description")
     notes: list[str] = []
@@ -50,6 +51,8 @@ def suites() -> None:
         table.add_row(name, str(len(loaded)), cats, _variant_counts(loaded), description)
         skipped = cast(list[tuple[str, str]], loaded.extra.get("skipped_variants", []))
         notes += [f"{name}: skipped unsound variant {vid}: {why}" for vid, why in skipped]
+        left_out = cast(list[tuple[str, str]], loaded.extra.get("left_out", []))
+        notes += [f"{name}: left out {base}: {why}" for base, why in left_out]
     for source in found.importers.values():
         table.add_row(source.usage, "-", "-", "-", source.description)
     console.print(table)
