@@ -72,8 +72,8 @@ def test_a_model_driven_user_answers_from_the_script(tmp_path: Path) -> None:
             "--limit",
             "60",
         )
-        prompts = [
-            r.body["messages"][0]["content"]
+        prompts = [  # the briefing: the last system message (demonstrations come first)
+            [m["content"] for m in r.body["messages"] if m["role"] == "system"][-1]
             for r in server.requests
             if r.body["model"] == "user-model"
         ]

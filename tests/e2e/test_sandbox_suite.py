@@ -20,7 +20,7 @@ from toolplay.scenarios import (
     Scenario,
 )
 
-ID = re.compile(r"^(?P<base>[^~@]+)(~(?P<state>[a-z_]+))?(@(?P<aug>[a-z_0-9]+))?$")
+ID = re.compile(r"^(?P<base>[^~@]+)(~(?P<state>[a-z_]+))?(@(?P<aug>[a-z_0-9+]+))?$")
 INSUFFICIENT = "insufficient_information"
 
 
