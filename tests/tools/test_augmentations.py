@@ -7,6 +7,8 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rapidfuzz import fuzz, utils
 
 from support import load_suite, play_dynamic, registry_for
@@ -145,3 +147,20 @@ def test_wrong_type_without_types_names_the_expected_type() -> None:
     )
     assert outcome.error_type == "invalid_arguments"
     assert "must be of type boolean" in (outcome.error or "")
+
+
+@given(
+    offered=st.lists(st.sampled_from(sorted(FULL.names())), min_size=1, max_size=5, unique=True),
+    name=st.sampled_from(["distractors_3", "distractors_10", "distractors_all"]),
+)
+@settings(max_examples=40, deadline=None)
+def test_distractors_for_any_offered_set(offered: list[str], name: str) -> None:
+    chosen = FULL.select(offered)
+    plain = ToolPresentation.plain(chosen)
+    ranking = rank_distractors(plain, FULL)
+    assert sorted(ranking) == sorted(set(FULL.names()) - set(offered))  # every other tool, once
+    shown = present(chosen, [name], FULL)
+    count = {"distractors_3": 3, "distractors_10": 10, "distractors_all": None}[name]
+    expected = ranking if count is None else ranking[:count]
+    assert sorted(names_of(shown)) == sorted([*offered, *expected])
+    assert names_of(present(chosen, [name], FULL)) == names_of(shown)
