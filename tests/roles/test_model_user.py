@@ -111,7 +111,10 @@ def test_the_reference_briefing_demonstrations_then_instruction_and_goal() -> No
     assert [m["role"] for m in messages[: len(shown)]] == [flipped[m["role"]] for m in shown]
     # the demonstration's end_conversation() call is dropped, as the reference's chat does
     assert all(m["content"] != "end_conversation()" for m in messages)
-    assert messages[len(shown)] == {"role": "system", "content": instruction + "Get wifi turned on."}
+    assert messages[len(shown)] == {
+        "role": "system",
+        "content": instruction + "Get wifi turned on.",
+    }
     # a scenario's own demonstrations replace the default ones
     own = simulator_messages(GOAL, ())
     assert own[0] == {"role": "assistant", "content": "DEMO-LINE please"}

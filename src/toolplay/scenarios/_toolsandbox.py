@@ -89,7 +89,9 @@ def base_scenarios(context: LoadContext) -> list[Scenario]:
             "reference": turns,
         }
         bases.append(parse_scenario(data, source, context, f"[{position}]."))
-    unknown = sorted(set(solved) - {b.id for b in bases})
+    # solutions of scenarios this export left out (e.g. kept for `--format multi`) may stay
+    left_out = {item["name"] for item in _json(FOLDER / "left_out.json")}
+    unknown = sorted(set(solved) - {b.id for b in bases} - left_out)
     if unknown:
         raise ScenarioError(
             str(FOLDER / "solutions.yaml"), unknown[0], "a solution for no exported scenario"
