@@ -15,6 +15,9 @@ from these models.
 
 Version 1 configs (before the settings were typed: one flat `options` dict and a top-level
 `system_prompt`) are migrated on load, so run folders written then keep resuming and scoring.
+Version 2 configs were played with toolplay's context-rich assistant prompt and its own user
+briefing, the defaults then: they migrate to `play.prompt_context=true` and
+`play.user_simulator=toolplay`, so a resumed run goes on as it started.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from toolplay.conversation import PlaySettings
 from toolplay.scenarios import check_augmentation
 from toolplay.scoring import ScoringSettings, UncertaintySettings
 
-CONFIG_VERSION = 2
+CONFIG_VERSION = 3
 USER_PREFIX = "user_"
 CI_PREFIX = "ci_"
 _SECTIONS = ("assistant_model", "user_model", "play", "scoring", "uncertainty")
@@ -130,9 +133,18 @@ class RunConfig(BaseModel):
 
 
 def migrate_config(data: dict[str, Any]) -> dict[str, Any]:
-    """A stored config of any version, in the current format (version 1: flat `options`)."""
-    if data.get("version", 1) >= CONFIG_VERSION:
+    """A stored config of any version, in the current format (version 1: flat `options`;
+    version 2: the former prompt defaults, see the module docstring)."""
+    # a stored version 1 config has a flat `options`; a config built now may omit `version`
+    legacy = "options" in data or "system_prompt" in data
+    version = data.get("version", 1 if legacy else CONFIG_VERSION)
+    if version >= CONFIG_VERSION:
         return data
+    if version == 2:
+        play = dict(data.get("play") or {})
+        play.setdefault("prompt_context", True)
+        play.setdefault("user_simulator", "toolplay")
+        return {**data, "play": play, "version": CONFIG_VERSION}
     old = dict(data)
     options = dict(old.pop("options", None) or {})
     prompt = old.pop("system_prompt", None)
@@ -141,6 +153,9 @@ def migrate_config(data: dict[str, Any]) -> dict[str, Any]:
     migrated = apply_options(old, {k: v for k, v in options.items() if k in keys})
     if prompt is not None:
         migrated["play"]["system_prompt"] = prompt
+    play = migrated.setdefault("play", {})
+    play.setdefault("prompt_context", True)
+    play.setdefault("user_simulator", "toolplay")
     if cache is not None and "cache" not in migrated:
         migrated["cache"] = cache
     migrated["version"] = CONFIG_VERSION
