@@ -67,10 +67,16 @@ def test_scrambled_names_rename_only() -> None:
     shown = present(OFFERED, ["scrambled_names"], FULL)
     for before, after in zip(PLAIN.schemas, shown.schemas, strict=True):
         real = before["function"]["name"]
-        assert after["function"]["name"] == scrambled_name(real) != real
+        assert after["function"]["name"] == scrambled_name(real, FULL) != real
         assert {**after["function"], "name": real} == before["function"]
         assert shown.real_name(after["function"]["name"]) == real
     assert shown.real_name("search_contacts") is None  # real names are not callable any more
+    # generic names as the reference's `<module>_<number>`, numbered in name order per domain
+    contacts = sorted(n for n in FULL.names() if FULL[n].domain == "contacts")
+    assert (
+        scrambled_name("search_contacts", FULL) == f"contacts_{contacts.index('search_contacts')}"
+    )
+    assert scrambled_name("send_message_with_phone_number", FULL).startswith("messaging_")
 
 
 def names_of(presentation: ToolPresentation) -> list[str]:

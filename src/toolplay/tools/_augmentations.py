@@ -9,8 +9,8 @@
   and distraction tools are then shuffled with a seed derived from their names, so position
   does not give the needed tools away and the same scenario shows the same order every run.
   Distraction tools really run: calling one changes the world like any other call.
-- `scrambled_names`: every tool gets a meaningless name derived from a hash of its real name
-  (stable across runs); the environment maps it back.
+- `scrambled_names`: every tool gets a generic name, `<domain>_<number>` (numbered within its
+  domain in name order, as the reference's `<module>_<number>`); the environment maps it back.
 - `no_tool_descriptions`, `no_arg_descriptions`, `no_docs` (both): descriptions removed.
 - `no_arg_types`: argument types removed from the schema. The tools still validate types, and
   a wrongly typed argument gets an error naming the expected type.
@@ -90,20 +90,24 @@ def add_distractors(count: int | None, ranking: Sequence[str] | None = None) -> 
     return apply
 
 
-def scrambled_name(real: str) -> str:
-    """The stable meaningless name a tool gets under `scrambled_names`."""
-    return "tool_" + hashlib.sha256(real.encode()).hexdigest()[:8]
+def scrambled_name(real: str, registry: Registry) -> str:
+    """The generic name a tool gets under `scrambled_names`: `<domain>_<number>`, numbered
+    within its domain in name order, as the reference names them `<module>_<number>`."""
+    domain = registry[real].domain
+    siblings = sorted(name for name in registry.names() if registry[name].domain == domain)
+    return f"{domain}_{siblings.index(real)}"
 
 
 def scramble_names(presentation: ToolPresentation, registry: Registry) -> ToolPresentation:
-    """Rename every shown tool to a hash-derived name."""
+    """Rename every shown tool to its generic `<domain>_<number>` name."""
     schemas = presentation.copy_schemas()
     names: dict[str, str] = {}
     for schema in schemas:
         shown = schema["function"]["name"]
-        new = scrambled_name(presentation.names[shown])
+        real = presentation.names[shown]
+        new = scrambled_name(real, registry) if real in registry.tools else shown
         schema["function"]["name"] = new
-        names[new] = presentation.names[shown]
+        names[new] = real
     return ToolPresentation(tuple(schemas), names)
 
 
