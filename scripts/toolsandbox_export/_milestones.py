@@ -269,7 +269,8 @@ def milestones(matcher: Any, renames: dict[str, str]) -> list[dict[str, Any]]:
             "after": [ids[a] for a, b in edges if b == i],
             "constraints": constraints,
         }
-        guarded = {str(getattr(n, "value", n)) for n in milestone.guardrail_database_list or []}
+        listed = milestone.guardrail_database_list  # None: every table (the reference's default)
+        guarded = all_tables if listed is None else {str(getattr(n, "value", n)) for n in listed}
         excluded = sorted(TABLES[n] for n in all_tables - guarded)
         if excluded:
             entry["guardrail_exclude"] = excluded
