@@ -21,9 +21,9 @@ import statistics
 import time
 from typing import Any
 
+from toolplay.conversation import play_dynamic
 from toolplay.messages import ToolCall, Trajectory
 from toolplay.roles import AssistantTurn, RoleContext, ScriptedUser
-from toolplay.conversation import play_dynamic
 from toolplay.scenarios import Scenario, build_world, parse_scenario
 from toolplay.scoring import score_milestones
 from toolplay.scoring._mapping import best_mapping

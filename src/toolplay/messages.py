@@ -61,6 +61,24 @@ class ToolCall(BaseModel):
         return value if isinstance(value, dict) else None
 
 
+class ModelExchange(BaseModel):
+    """What a model was really sent and really said for one message (never a key).
+
+    Endpoints: the request body as sent and the response body as received. Local models: the
+    request as toolplay built it, the exact prompt text the model read (its chat template
+    applied to the system prompt, the tool list and format instructions, the conversation
+    and the tool results) and its raw output before parsing.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    request: dict[str, Any] | None = None
+    response: dict[str, Any] | None = None
+    prompt: str | None = Field(default=None, description="Local models: the exact prompt text.")
+    output: str | None = Field(default=None, description="Local models: the raw output text.")
+    cached: bool = Field(default=False, description="Served from the response cache.")
+
+
 class Message(BaseModel):
     """One entry of the message bus.
 
@@ -88,6 +106,11 @@ class Message(BaseModel):
         default=False,
         description="Static mode: replayed from the scenario's reference (user words, "
         "ground-truth calls, results and replies), not produced by the assistant under test.",
+    )
+    exchange: ModelExchange | None = Field(
+        default=None,
+        description="A model's message: the raw request and response behind it (option "
+        "record_exchanges; never the key).",
     )
 
     @property
@@ -131,6 +154,7 @@ class ScenarioInfo(BaseModel):
     categories: list[str] = Field(default_factory=list)
     evaluation: str = ""
     split: str | None = None
+    domain: str | None = None
     augmentation: str | None = None
     base_id: str | None = None
 
@@ -167,6 +191,12 @@ def turn_count(messages: Sequence[Message]) -> int:
     Every message between user, assistant and environment counts; system messages, the user's
     own tool calls (`end_conversation`) and any answer to them do not. The one definition used
     by play (the turn limit), scoring and reports.
+
+    A scenario's `max_turns` is checked against it before the assistant speaks: once the
+    conversation holds `max_turns` turns the assistant is not asked again (`turn_limit`). Its
+    last message may still make the count pass the limit: a message of N tool calls is followed
+    by its N results (a call is never left unanswered), so a conversation cut at
+    `max_turns: 16` after a single call counts 17.
     """
     return sum(
         1

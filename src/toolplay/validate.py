@@ -122,5 +122,5 @@ def validate_suite(
     suite = catalog.load_suite(spec)
     chosen = catalog.mode(suite.mode(mode))
     context = catalog.scoring_context(suite.scenarios)
-    failures = asyncio.run(_validate(catalog, suite.scenarios, chosen, context))
+    failures = asyncio.run(_validate(catalog, list(suite.scenarios), chosen, context))
     return ValidationReport(checked=len(suite.scenarios), failures=failures)

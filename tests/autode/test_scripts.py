@@ -90,9 +90,11 @@ def test_a_script_becomes_a_slots_scenario(tmp_path: Path) -> None:
         "accept": {},
         "cleaning": "json",
     }
-    assert change.categories == ["multiple_user_turn", "multiple_tool_call", "contacts"]
+    assert change.categories == ["multiple_user_turn", "multiple_tool_call"]
+    assert change.domain == "contacts"  # a domain is not a behaviour category
     assert change.world.tables["contacts"][0]["name"] == "Ana Silva"
-    assert wifi.categories == ["single_user_turn", "single_tool_call", "settings"]
+    assert wifi.categories == ["single_user_turn", "single_tool_call"]
+    assert wifi.domain == "settings"
     assert wifi.world.clock.isoformat() == "2024-06-01T08:00:00+02:00"
     assert wifi.world.tables["contacts"][0]["person_id"] == "c-1"  # the file's tables stay
     assert wifi.reference[-1].reply == "Done."

@@ -288,13 +288,16 @@ def test_the_summary_macro_averages_counts_failures_and_spreads_over_trials() ->
         "mean": pytest.approx(0.375),
         "std": pytest.approx(0.125 * 2**0.5),  # sample std of the trial means 0.5, 0.25
     }
-    assert summary["by_category"]["mathutil"] == {
-        "slot_precision": 0.75,
-        "slot_recall": 0.75,
-        "slot_f1": 0.75,
-        "scenarios": 1,
-        "trials": 2,
+    # Both dialogues are single-turn single-call: the category counts scenarios and trials
+    # apart; the tools' domains (mathutil, stocks) are no category (the run's by_domain).
+    assert summary["by_category"]["single_tool_call"] == {
+        "slot_precision": 0.375,
+        "slot_recall": 0.375,
+        "slot_f1": 0.375,
+        "scenarios": 2,
+        "trials": 4,
     }
+    assert set(summary["by_category"]) == {"single_user_turn", "single_tool_call"}
     single = support.summarise(records[:2])["metrics"]
     assert single["over_trials"]["slot_f1"] == {"mean": 0.5, "std": None}
     assert single["slot_f1"] == 0.5

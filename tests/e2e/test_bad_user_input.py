@@ -457,6 +457,10 @@ OPTION_CASES: dict[str, tuple[list[str], tuple[str, ...]]] = {
     "option without =": (["--option", "novalue"], ("--option", "'novalue'", "KEY=VALUE")),
     "option of the wrong type": (["--option", "max_retries=lots"], ("--max-retries", "'lots'")),
     "option without a flag": (["--option", "retry_jitter=-1"], ("--option retry_jitter", "-1")),
+    "option key typo": (
+        ["--option", "locl_n_ctx=4096"],
+        ("--option", "unknown option 'locl_n_ctx'", "local_n_ctx", "max_rounds"),
+    ),
     "timeout 0": (["--timeout", "0"], ("--timeout", "0")),
     "max calls per turn 0": (["--max-calls-per-turn", "0"], ("--max-calls-per-turn",)),
     "unknown option": (["--colour", "blue"], ("--colour",)),
@@ -514,7 +518,7 @@ def test_resume_refusals_leave_the_run_untouched(
         "assistant_model.temperature: stored None, now 0.5",
     )
     refuse(cli, workspace, [*run, "--limit", "2"], "run: already holds a run", "--resume")
-    refuse(cli, workspace, [*run[:-1], "elsewhere", "--resume"], "elsewhere", "nothing to resume")
+    # (--resume on a folder without a run starts it: tests/e2e/test_run_defaults.py)
     (workspace / "run/run.sqlite").write_bytes(b"garbage " * 100)
     refuse(
         cli,

@@ -21,6 +21,7 @@ from toolplay.report._metrics import (
     fmt,
     ordered_metrics,
 )
+from toolplay.scoring import MetricValues
 
 HUMAN = {
     "quick_add_contact": 0.9,
@@ -108,7 +109,7 @@ def test_compare_two_runs_and_human_scores(partial_runs: tuple[Path, Path], tmp_
     side_by_side = output.split("Agreement per scenario")[0]
     for run in (a, b):
         metrics = json.loads((run / "summary.json").read_text())["metrics"]
-        headline, value = ordered_metrics(metrics)[0]
+        headline, value = ordered_metrics(MetricValues.model_validate(metrics))[0]
         row = next(line for line in side_by_side.splitlines() if f" {headline} " in line)
         assert fmt(value) in row
     # The HTML version: one scatter plot per pair, every scenario listed, ids in tooltips.
@@ -151,3 +152,64 @@ def test_human_csv_errors_name_file_and_line(tmp_path: Path) -> None:
     assert load_human_scores(good) == {"x": 1.0, "y": 0.25}
     code, output = cli("compare", str(tmp_path))
     assert code == 2 and "two run directories" in output
+
+
+def test_runs_sharing_no_scenario_warn_and_exit_1(tmp_path: Path) -> None:
+    # The same suite under two augmentations: the ids differ (`id` vs `id@no_docs`).
+    for name, setting in (("plain", "none"), ("nodocs", "no_docs")):
+        args = ["run", "--augment", setting, "--out", str(tmp_path / name)]
+        assert cli(*args)[0] == 0
+    result = CliRunner().invoke(
+        app, ["compare", str(tmp_path / "plain"), str(tmp_path / "nodocs")], env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 1, result.output
+    assert "warning: plain and nodocs share no scored scenario" in result.stderr
+
+
+def test_icc_is_undefined_when_one_side_is_constant(tmp_path: Path) -> None:
+    from toolplay.scoring import agreement, system_agreement
+
+    constant, varied = [1.0, 1.0, 1.0, 1.0], [0.2, 0.9, 0.4, 1.0]
+    stats = agreement(constant, varied)
+    assert stats.pearson is None and stats.icc_3_1 is None
+    assert agreement(varied, constant).icc_3_1 is None
+    a = {f"s{i}": v for i, v in enumerate(constant)}
+    b = {f"s{i}": v for i, v in enumerate(varied)}
+    assert system_agreement("x", a, "y", b).icc_3_1 is None
+    assert agreement(varied, [v + 0.5 for v in varied]).icc_3_1 == pytest.approx(1.0)
+    # and in the table: a run where the oracle solves all against human scores that vary
+    assert cli("run", "--assistant", "oracle", "--out", str(tmp_path / "oracle"))[0] == 0
+    code, output = cli(
+        "compare", str(tmp_path / "oracle"), "--human", str(write_human(tmp_path / "h.csv"))
+    )
+    assert code == 0, output
+    row = next(
+        line for line in output.split("Agreement per scenario")[1].splitlines() if " human " in line
+    )
+    assert row.split("│")[4:7] == ["       - ", "        - ", "        - "]
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("quick_wifi_on,1.5\n", "line 1: score 1.5 is outside the runs' 0-1 scale"),
+        ("scenario_id,score\nquick_wifi_on,-0.1\n", "line 2: score -0.1 is outside"),
+        ("quick_wifi_on,4\n", "line 1: score 4 is outside"),
+        ("quick_wifi_on,0.5,extra\n", "line 1: 3 columns; expected 'scenario_id,score'"),
+        ("quick_wifi_on,0.5\nquick_add_contact\n", "line 2: expected 'scenario_id,score'"),
+    ],
+)
+def test_human_scores_off_the_scale_or_malformed_are_refused(
+    tmp_path: Path, text: str, reason: str
+) -> None:
+    path = tmp_path / "human.csv"
+    path.write_text(text)
+    with pytest.raises(ReportError, match=rf"human\.csv: {reason}"):
+        load_human_scores(path)
+    assert load_human_scores(_header_with_extra_column(tmp_path)) == {"x": 0.5}
+
+
+def _header_with_extra_column(tmp_path: Path) -> Path:
+    path = tmp_path / "named.csv"
+    path.write_text("scenario_id,rater,score\nx,ann,0.5\n")
+    return path

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -14,11 +15,14 @@ from typing import Any
 from typer.testing import CliRunner
 
 from toolplay.cli import app
-from toolplay.report import write_report
+from toolplay.report import load_run, write_report
 from toolplay.report._metrics import (
     fmt,
     ordered_metrics,
 )
+from toolplay.report._payload import unpack_payload
+from toolplay.scoring import MetricValues
+from toolplay.store import row_digest
 
 SCRIPT_PAYLOAD = "<script>document.title='pwned-script'</script>"
 IMG_PAYLOAD = "<img src=x onerror=\"document.title='pwned-img'\">"
@@ -153,7 +157,7 @@ def test_oracle_report_shows_headline_numbers_table_and_conversation(
     summary = summary_of(runs["oracle"])
     dom = parse(browser(runs["oracle"] / "report.html"))
     cards = card_values(dom)
-    headline, value = ordered_metrics(summary["metrics"])[0]
+    headline, value = ordered_metrics(MetricValues.model_validate(summary["metrics"]))[0]
     assert find(dom, "div", "primary")[0].attrs["data-metric"] == headline
     assert cards[headline] == fmt(value) == "1.000"
     assert cards["perfect_rate"] == "1.000"
@@ -189,7 +193,7 @@ def test_no_call_report_shows_failures(runs: dict[str, Path], browser: Browser) 
     summary = summary_of(runs["nocall"])
     dom = parse(browser(runs["nocall"] / "report.html"))
     cards = card_values(dom)
-    headline, value = ordered_metrics(summary["metrics"])[0]
+    headline, value = ordered_metrics(MetricValues.model_validate(summary["metrics"]))[0]
     assert cards[headline] == fmt(value)
     assert cards["perfect_rate"] == "0.000"
     rows = [i for i, e in enumerate(dom) if e.tag == "tr" and "data-key" in e.attrs]
@@ -342,12 +346,46 @@ def test_report_from_trajectory_files_alone(runs: dict[str, Path], tmp_path: Pat
     summary["suite"] = config["suite"]
     (copy / "summary.json").write_text(json.dumps(summary))
     html = write_report(copy).read_text()
-    data = json.loads(
-        re.search(r'id="run-data">(.*?)</script>', html, re.S).group(1)  # type: ignore[union-attr]
+    data = unpack_payload(
+        json.loads(
+            re.search(r'id="run-data">(.*?)</script>', html, re.S).group(1)  # type: ignore[union-attr]
+        )
     )
     assert len(data["entries"]) == 5
     assert sum(e["status"] == "error" for e in data["entries"]) == summary["errors"]
-    assert "scenario metadata unavailable" in html
+    # The suite is gone and so is the store: the categories travel with the trajectories.
+    assert all(e["categories"] for e in data["entries"])
+    assert "not recorded" not in html
+
+
+def test_a_run_that_predates_recorded_categories_gets_them_from_toolplay_score(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    """The report never loads the suite: a run stored without scenario info says how to get it,
+    and `toolplay score` (which loads the suite to score) records it in the store."""
+    copy = tmp_path / "old"
+    shutil.copytree(runs["oracle"], copy)
+    with sqlite3.connect(copy / "run.sqlite") as db:
+        rows = db.execute("SELECT scenario_id, trial, trajectory, score FROM results").fetchall()
+        for scenario_id, trial, text, score in rows:
+            trajectory = json.loads(text)
+            trajectory.pop("scenario")
+            text = json.dumps(trajectory)
+            digest = row_digest(scenario_id, trial, "done", text, score, None)
+            db.execute(
+                "UPDATE results SET trajectory = ?, digest = ? WHERE scenario_id = ? AND trial = ?",
+                (text, digest, scenario_id, trial),
+            )
+        db.execute("DELETE FROM meta WHERE key = 'scenario_info'")
+    shutil.rmtree(copy / "trajectories")
+    run = load_run(copy)
+    assert all(not e.info.categories for e in run.entries)
+    assert any("toolplay score" in note for note in run.notes)
+    result = CliRunner().invoke(app, ["score", str(copy)])
+    assert result.exit_code == 0, result.output
+    run = load_run(copy)
+    assert all(e.info.categories for e in run.entries)
+    assert not run.notes
 
 
 def test_report_command_refuses_a_directory_without_a_run(tmp_path: Path) -> None:

@@ -1,14 +1,15 @@
-"""Summaries of every shape become readable rows."""
+"""Typed summaries become readable rows: metrics, structured parts, breakdowns."""
 
 from __future__ import annotations
 
 from toolplay.report._metrics import (
     chart_metric,
-    flatten,
     fmt,
     group_table,
+    metric_items,
     ordered_metrics,
 )
+from toolplay.scoring import MetricValues, ToolTalkGroup, ToolTalkTotals, TrialSpread
 
 
 def test_fmt() -> None:
@@ -18,39 +19,44 @@ def test_fmt() -> None:
     assert fmt(2500.4) == "2,500"
     assert fmt(True) == "yes"
     assert fmt(float("nan")) == "-"
-    assert fmt({"mean": 0.5, "std": 0.125}) == "0.500 ± 0.125"
+    assert fmt(TrialSpread(mean=0.5, std=0.125)) == "0.500 ± 0.125"
     assert fmt("static") == "static"
 
 
-def test_flatten_keeps_spreads_and_drops_lists() -> None:
-    metrics = {
-        "similarity": 0.7,
-        "pass^k": {"1": 0.8, "2": 0.6},
-        "f1": {"mean": 0.5, "std": 0.1},
-        "ids": ["a", "b"],
-    }
-    assert flatten(metrics) == {
-        "similarity": 0.7,
-        "pass^k.1": 0.8,
-        "pass^k.2": 0.6,
-        "f1": {"mean": 0.5, "std": 0.1},
+def test_structured_parts_become_dotted_names() -> None:
+    values = MetricValues.of(
+        {"slot_f1": 0.5, "dialogues": 4},
+        failures={"never_called": 1},
+        over_trials={"slot_f1": TrialSpread(mean=0.5, std=0.1)},
+    )
+    assert metric_items(values) == {
+        "slot_f1": 0.5,
+        "dialogues": 4,
+        "failures.never_called": 1,
+        "over_trials.slot_f1": TrialSpread(mean=0.5, std=0.1),
     }
 
 
 def test_headline_metrics_come_first() -> None:
-    names = [k for k, _ in ordered_metrics({"zeta": 1, "perfect_rate": 0.2, "similarity": 0.5})]
-    assert names == ["similarity", "perfect_rate", "zeta"]
+    values = MetricValues.of({"zeta": 1, "perfect_rate": 0.2, "similarity": 0.5})
+    assert [k for k, _ in ordered_metrics(values)] == ["similarity", "perfect_rate", "zeta"]
+    assert ordered_metrics(None) == []
 
 
-def test_group_table_reads_flat_and_nested_groups() -> None:
-    splits = {
-        "easy": {"counts": {"conversations": 3}, "metrics": {"precision": 0.9, "recall": 0.8}},
-        "hard": {"counts": {"conversations": 2}, "metrics": {"precision": 0.5, "recall": 0.4}},
-    }
-    columns, rows = group_table(splits)
+def test_group_table_reads_tooltalk_groups_and_metric_values() -> None:
+    def split(conversations: int, precision: float, recall: float) -> ToolTalkGroup:
+        return ToolTalkGroup(
+            counts=ToolTalkTotals(conversations=conversations),
+            metrics=MetricValues.of({"precision": precision, "recall": recall}),
+            error_types={},
+        )
+
+    columns, rows = group_table({"easy": split(3, 0.9, 0.8), "hard": split(2, 0.5, 0.4)})
     assert columns == ["conversations", "precision", "recall"]
     assert rows[1] == ("hard", {"conversations": 2, "precision": 0.5, "recall": 0.4})
     assert chart_metric(columns, rows) == "precision"
-    columns, rows = group_table({"a": {"scenarios": 2, "score": 0.5}})
-    assert (columns, chart_metric(columns, rows)) == (["scenarios", "score"], "score")
+    groups = {"a": MetricValues.of({"score": 0.5, "trials": 4, "scenarios": 2})}
+    columns, rows = group_table(groups)
+    # counts first, scenarios (distinct) before trials, and never charted
+    assert (columns, chart_metric(columns, rows)) == (["scenarios", "trials", "score"], "score")
     assert chart_metric(["scenarios"], [("a", {"scenarios": 2})]) is None

@@ -15,12 +15,13 @@ from toolplay.report import (
     build_report,
     load_run,
 )
+from toolplay.report._payload import unpack_payload
 
 
 def payload(html: str) -> dict[str, Any]:
     match = re.search(r'id="run-data">(.*?)</script>', html, re.S)
     assert match is not None
-    return dict(json.loads(match.group(1)))
+    return unpack_payload(json.loads(match.group(1)))
 
 
 def test_optional_summary_sections_are_shown(runs: dict[str, Path], tmp_path: Path) -> None:
@@ -28,16 +29,26 @@ def test_optional_summary_sections_are_shown(runs: dict[str, Path], tmp_path: Pa
     shutil.copytree(runs["oracle"], copy)
     summary = json.loads((copy / "summary.json").read_text())
     summary["splits"] = {
-        "easy": {"counts": {"conversations": 3}, "metrics": {"success_rate": 0.667}},
-        "hard": {"counts": {"conversations": 2}, "metrics": {"success_rate": 0.25}},
+        "easy": {
+            "counts": {"conversations": 3},
+            "metrics": {"success_rate": 0.667},
+            "error_types": {},
+        },
+        "hard": {
+            "counts": {"conversations": 2},
+            "metrics": {"success_rate": 0.25},
+            "error_types": {},
+        },
     }
     summary["by_augmentation"] = {"no_docs": {"scenarios": 5, "similarity": 0.4375}}
-    summary["metrics"]["pass^k"] = {"1": 0.8, "2": 0.55}
+    summary["by_domain"] = {"contacts": {"scenarios": 2, "trials": 6, "similarity": 0.3125}}
+    summary["metrics"]["over_trials"] = {"score": {"mean": 0.8, "std": 0.55}}
     summary["usage"] = {"prompt_tokens": 123456, "completion_tokens": 789, "calls": 42}
     summary["trials"] = {
         "k": 3,
         "pass_hat_k": {"1": 0.9, "2": 0.7, "3": 0.625},
         "scenarios_with_k": {"1": 5, "2": 5, "3": 4},
+        "score_per_trial": {"0": 0.8, "1": 0.75, "2": 0.85},
         "score_mean": 0.8,
         "score_std": 0.05,
     }
@@ -52,8 +63,10 @@ def test_optional_summary_sections_are_shown(runs: dict[str, Path], tmp_path: Pa
         "By augmentation",
         "no_docs",
         "0.438",
-        "pass^k.2",
-        "0.550",
+        "over_trials.score",
+        "0.800 ± 0.550",
+        "By domain",
+        "0.312",
         "124,245",
         "42 model calls",
         "Trials: pass^k",
@@ -77,6 +90,13 @@ def test_missing_summary_and_several_trials(tmp_path: Path) -> None:
         (sid, t) for sid in {e["id"] for e in data["entries"]} for t in (0, 1)
     )
     assert "scenario trials" in html and "2 trial(s) each" in html
+    # Breakdown rows count scenarios and trials apart (2 trials each: twice as many trials).
+    summary = json.loads((out / "summary.json").read_text())
+    for name, row in summary["by_category"].items():
+        members = {e["id"] for e in data["entries"] if name in e["categories"]}
+        assert row["scenarios"] == len(members), name
+        assert row["trials"] == 2 * len(members), name
+    assert '<th class="num">scenarios</th><th class="num">trials</th>' in html
     (out / "summary.json").unlink()
     html = build_report(load_run(out))
     assert "summary.json is missing" in html

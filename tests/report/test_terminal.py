@@ -5,9 +5,12 @@ from __future__ import annotations
 from rich.console import Console
 
 from toolplay.report import render_summary
+from toolplay.runs import RunSummary
 
 SUMMARY = {
     "suite": "tooltalk:data",
+    "suite_name": "tooltalk",
+    "toolplay_version": "0",
     "assistant": "openai:gpt",
     "mode": "static",
     "user": "scripted",
@@ -15,6 +18,7 @@ SUMMARY = {
         "k": 3,
         "pass_hat_k": {"1": 0.75, "2": 0.5, "3": 0.375},
         "scenarios_with_k": {"1": 2, "2": 2, "3": 1},
+        "score_per_trial": {"0": 0.5, "1": 0.6, "2": 0.7},
         "score_mean": 0.6,
         "score_std": 0.1,
     },
@@ -26,22 +30,29 @@ SUMMARY = {
     "error_list": [{"scenario_id": "s1", "trial": 2, "error": "[red]boom[/red]\ntraceback"}],
     "termination": {"completed": 5, "infrastructure_error": 1},
     "usage": {"prompt_tokens": 12000, "completion_tokens": 345, "calls": 17},
-    "metrics": {"success_rate": 0.5, "pass^k": {"1": 0.6, "3": 0.2}},
-    "splits": {"easy": {"counts": {"conversations": 2}, "metrics": {"success_rate": 1.0}}},
-    "by_category": {"state_dependency": {"scenarios": 2, "similarity": 0.25}},
+    "metrics": {"success_rate": 0.5, "over_trials": {"success_rate": {"mean": 0.2, "std": 0.3}}},
+    "splits": {
+        "easy": {
+            "counts": {"conversations": 2},
+            "metrics": {"success_rate": 1.0},
+            "error_types": {},
+        }
+    },
+    "by_category": {"state_dependency": {"scenarios": 2, "trials": 3, "similarity": 0.25}},
+    "by_domain": {"contacts": {"scenarios": 1, "trials": 1, "similarity": 0.5}},
     "by_augmentation": {"no_docs": {"scenarios": 2, "similarity": 0.125}},
 }
 
 
 def test_summary_sections() -> None:
     console = Console(record=True, width=160)
-    render_summary(SUMMARY, console)
+    render_summary(RunSummary.model_validate(SUMMARY), console)
     out = console.export_text()
     for expected in (
         "scenario trials",
         "0.500",
-        "pass^k.3",
-        "0.200",
+        "over_trials.success_rate",
+        "0.200 ± 0.300",
         "By split",
         "easy",
         "1.000",
@@ -51,6 +62,8 @@ def test_summary_sections() -> None:
         "By augmentation",
         "no_docs",
         "0.125",
+        "By domain",
+        "contacts",
         "infrastructure_error",
         "17%",
         "12,000 prompt",
@@ -67,7 +80,25 @@ def test_summary_sections() -> None:
     assert "traceback" not in out  # only the first line of an error
 
 
-def test_empty_summary_does_not_fail() -> None:
+def test_an_empty_run_prints_its_counts() -> None:
+    empty = {
+        **{k: SUMMARY[k] for k in ("suite", "suite_name", "toolplay_version", "mode", "user")},
+        "assistant": "no-call",
+        "scenarios": 0,
+        "completed": 0,
+        "errors": 0,
+        "termination": {},
+        "usage": {},
+        "metrics": {},
+        "trials": {
+            "k": 1,
+            "pass_hat_k": {},
+            "scenarios_with_k": {},
+            "score_per_trial": {},
+            "score_mean": None,
+            "score_std": None,
+        },
+    }
     console = Console(record=True, width=100)
-    render_summary({}, console)
+    render_summary(RunSummary.model_validate(empty), console)
     assert "scenarios" in console.export_text()

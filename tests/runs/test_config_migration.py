@@ -13,9 +13,15 @@ def test_a_version_2_config_keeps_the_prompts_it_was_played_with() -> None:
         "play": {"system_prompt": "Be brief.", "max_calls_per_turn": 3},
     }
     config = RunConfig.model_validate(stored)
-    assert config.version == CONFIG_VERSION == 3
+    assert config.version == CONFIG_VERSION == 4
     assert config.play.prompt_context is True and config.play.user_simulator == "toolplay"
     assert config.play.system_prompt == "Be brief." and config.play.max_calls_per_turn == 3
+
+
+def test_a_version_3_config_too() -> None:
+    stored = {"version": 3, "suite": "quick", "assistant": "oracle", "play": {}}
+    config = RunConfig.model_validate(stored)
+    assert config.play.prompt_context is True and config.play.user_simulator == "toolplay"
 
 
 def test_a_version_1_config_too() -> None:

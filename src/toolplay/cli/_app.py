@@ -9,7 +9,12 @@ a boxed message, and for a bad run setting, which names the option it came from.
 from __future__ import annotations
 
 import inspect
+import logging
+import os
+import shlex
+import shutil
 import sys
+import traceback
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
@@ -32,6 +37,35 @@ def _print_error(message: str) -> None:
     """`error: message` as one line; the message is text, never rich markup."""
     text = " ".join(line.strip() for line in message.splitlines() if line.strip())
     err_console.print(f"[red]error:[/red] {escape(text)}", highlight=False, soft_wrap=True)
+
+
+class _WarningLines(logging.Handler):
+    """toolplay's log records as `warning: <message>` lines on stderr, in one format.
+
+    Printed through the rich console, so a line lands above a live progress bar instead of
+    tearing it; the traceback of a record that carries one is shown only with `--debug`.
+    """
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            label = "warning" if record.levelno >= logging.WARNING else "info"
+            text = record.getMessage()
+            if _state["debug"] and record.exc_info and record.exc_info[1] is not None:
+                text += "\n" + "".join(traceback.format_exception(*record.exc_info)).rstrip()
+            err_console.print(
+                f"[yellow]{label}:[/yellow] {escape(text)}", highlight=False, soft_wrap=True
+            )
+        except Exception:  # a log line must never sink the command
+            self.handleError(record)
+
+
+def _configure_logging(debug: bool) -> None:
+    """Route the `toolplay` loggers to `_WarningLines` (warnings; with --debug, info too)."""
+    root = logging.getLogger("toolplay")
+    for handler in [h for h in root.handlers if isinstance(h, _WarningLines)]:
+        root.removeHandler(handler)
+    root.addHandler(_WarningLines())
+    root.setLevel(logging.INFO if debug else logging.WARNING)
 
 
 def _click_error(name: str) -> type[Exception]:
@@ -82,6 +116,9 @@ class _OneLineUsageErrors(TyperGroup):
 app = typer.Typer(
     cls=_OneLineUsageErrors,
     add_completion=False,
+    # Click's plain help: it wraps at any terminal width (80 columns included), where the
+    # boxed rich help cut option names and descriptions short.
+    rich_markup_mode=None,
     no_args_is_help=True,
     help="Evaluate how well AI assistants use tools in conversation.",
 )
@@ -101,8 +138,28 @@ def main(
 ) -> None:
     """toolplay: play tool-use conversations against simulated worlds and score them."""
     _state["debug"] = debug
+    _configure_logging(debug)
     _state["plugins"] = list(plugin or [])
     _state["catalog"] = None
+
+
+def command_name() -> str:
+    """How this process was invoked, for hints that work as printed.
+
+    `toolplay` when that name on PATH is this program; the path as typed otherwise (e.g.
+    `.venv/bin/toolplay` from `make`, whose venv is not activated); `python -m toolplay.cli`
+    for a module run; plain `toolplay` when the CLI is called from Python (tests, scripts).
+    """
+    argv0 = sys.argv[0] if sys.argv else ""
+    name = os.path.basename(argv0)
+    if name == "__main__.py" and os.path.basename(os.path.dirname(argv0)) == "cli":
+        return "python -m toolplay.cli"
+    if name != "toolplay":
+        return "toolplay"
+    found = shutil.which("toolplay")
+    if found and os.path.realpath(found) == os.path.realpath(argv0):
+        return "toolplay"
+    return shlex.quote(argv0)
 
 
 def plugins() -> list[str]:

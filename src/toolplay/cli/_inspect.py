@@ -12,7 +12,6 @@ from typing import Annotated
 import typer
 
 from toolplay.cli._app import _guard, app, console
-from toolplay.report import render_summary
 from toolplay.runs import RunSummary
 
 
@@ -36,5 +35,7 @@ def import_inspect(
         return import_inspect_log(log, out)
 
     summary = _guard(load)
+    from toolplay.report import render_summary  # noqa: PLC0415 (startup time)
+
     render_summary(summary, console)
     console.print(f"Run folder written to [bold]{out}[/bold]", highlight=False)

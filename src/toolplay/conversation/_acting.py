@@ -48,6 +48,7 @@ def post_answer(bus: MessageBus, answer: AssistantTurn, turn: int | None = None)
             content=answer.content,
             tool_calls=answer.tool_calls,
             turn=turn,
+            exchange=answer.exchange,
         )
     else:
         bus.post(
@@ -56,6 +57,7 @@ def post_answer(bus: MessageBus, answer: AssistantTurn, turn: int | None = None)
             visible_to=("user", "assistant"),
             content=answer.content or "",
             turn=turn,
+            exchange=answer.exchange,
         )
 
 

@@ -33,10 +33,10 @@ from toolplay.report._metrics import (
     fmt,
     group_table,
     ordered_metrics,
-    trial_count,
     trial_rows,
 )
 from toolplay.report._significance import Significance, run_scorers, significance
+from toolplay.runs import RunSummary
 from toolplay.scoring import (
     Agreement,
     SystemAgreement,
@@ -107,9 +107,12 @@ def load_human_scores(path: Path) -> dict[str, float]:
     its columns (`scenario_id`/`scenario`/`id` and `score`/`human`/`rating`) in any order.
     Blank lines and lines starting with `#` are skipped.
 
+    Scores must be on the runs' 0-1 scale (ICC(3,1) forgives an offset, not a scale), and a
+    row without a header has exactly two columns.
+
     Raises:
         ReportError: The file is unreadable, a row is malformed, a score is not a finite
-            number, or a scenario id appears twice (naming file, line and reason).
+            number in [0, 1], or a scenario id appears twice (naming file, line and reason).
     """
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -119,7 +122,7 @@ def load_human_scores(path: Path) -> dict[str, float]:
         raise ReportError(f"{path}: not UTF-8 text (expected a CSV file)") from exc
     id_col, score_col = 0, 1
     scores: dict[str, float] = {}
-    first = True
+    first, headerless = True, True
     for number, row in enumerate(csv.reader(text.splitlines()), 1):
         cells = [c.strip() for c in row]
         if not any(cells) or cells[0].startswith("#"):
@@ -132,15 +135,26 @@ def load_human_scores(path: Path) -> dict[str, float]:
                 names = [c.lower() for c in cells]
                 id_col = next((names.index(h) for h in _ID_HEADERS if h in names), 0)
                 score_col = next((names.index(h) for h in _SCORE_HEADERS if h in names), 1)
+                headerless = False
                 continue
         if max(id_col, score_col) >= len(cells):
             raise ReportError(f"{path}: line {number}: missing column")
+        if len(cells) > 2 and headerless:
+            raise ReportError(
+                f"{path}: line {number}: {len(cells)} columns; expected 'scenario_id,score' "
+                "(or a header naming the columns)"
+            )
         scenario, value = cells[id_col], _number(cells[score_col])
         if not scenario:
             raise ReportError(f"{path}: line {number}: empty scenario id")
         if value is None:
             raise ReportError(
                 f"{path}: line {number}: score {cells[score_col]!r} is not a finite number"
+            )
+        if not 0.0 <= value <= 1.0:
+            raise ReportError(
+                f"{path}: line {number}: score {cells[score_col]} is outside the runs' "
+                "0-1 scale (rescale it, e.g. (rating - 1) / 4 for a 1-5 scale)"
             )
         if scenario in scores:
             raise ReportError(f"{path}: line {number}: scenario {scenario!r} appears twice")
@@ -180,28 +194,32 @@ def _pair(left: str, a: dict[str, float], right: str, b: dict[str, float]) -> Pa
 def _side_by_side(runs: Sequence[RunData]) -> list[tuple[str, tuple[str, ...]]]:
     rows: list[tuple[str, tuple[str, ...]]] = []
     for key in ("suite", "mode", "assistant", "user"):
-        rows.append((key, tuple(fmt(r.summary.get(key, r.config.get(key))) for r in runs)))
-    rows.append(("trials", tuple(fmt(trial_count(r.summary, r.config)) for r in runs)))
+        rows.append((key, tuple(r.describe(key) for r in runs)))
+    rows.append(("trials", tuple(fmt(r.trials) for r in runs)))
+    summaries = [r.summary for r in runs]
     for key in ("scenarios", "completed", "errors"):
-        rows.append((key, tuple(fmt(r.summary.get(key)) for r in runs)))
-    flat = [dict(ordered_metrics(r.summary.get("metrics") or {})) for r in runs]
+        rows.append((key, tuple(fmt(getattr(s, key, None)) for s in summaries)))
+    flat = [dict(ordered_metrics(s.metrics if s is not None else None)) for s in summaries]
     keys: list[str] = []
     for metrics in flat:
         keys += [k for k in metrics if k not in keys]
     rows += [(k, tuple(fmt(m.get(k)) for m in flat)) for k in keys]
-    passes = [{r.k: r.pass_hat_k for r in trial_rows(run.summary)} for run in runs]
+    passes = [
+        {r.k: r.pass_hat_k for r in trial_rows(s.trials if s is not None else None)}
+        for s in summaries
+    ]
     ks = sorted({k for p in passes for k in p}, key=lambda k: (len(k), k))
     rows += [(f"pass^{k}", tuple(fmt(p.get(k)) for p in passes)) for k in ks]
     for key, label in (
         ("prompt_tokens", "prompt tokens"),
         ("completion_tokens", "completion tokens"),
     ):
-        rows.append((label, tuple(fmt((r.summary.get("usage") or {}).get(key)) for r in runs)))
+        rows.append((label, tuple(fmt(getattr(s.usage, key) if s else None) for s in summaries)))
     return rows
 
 
 def _by_category(runs: Sequence[RunData]) -> tuple[str | None, list[tuple[str, tuple[str, ...]]]]:
-    tables = [group_table(r.summary.get("by_category") or {}) for r in runs]
+    tables = [group_table(r.summary.by_category if r.summary else {}) for r in runs]
     metric = next((m for cols, rows in tables if (m := chart_metric(cols, rows))), None)
     if metric is None:
         return None, []
@@ -287,14 +305,13 @@ def _named_run(text: str) -> tuple[tuple[str, str] | None, Path]:
     return (method, assistant), Path(path)
 
 
-def headline_metric(summary: dict[str, object]) -> tuple[str, float] | None:
+def headline_metric(summary: RunSummary | None) -> tuple[str, float] | None:
     """The metric that stands for a whole run (`SYSTEM_METRICS`), if it has one."""
-    metrics = summary.get("metrics")
-    if not isinstance(metrics, dict):
+    if summary is None:
         return None
     for name in SYSTEM_METRICS:
-        value = metrics.get(name)
-        if isinstance(value, int | float) and not isinstance(value, bool):
+        value = summary.metrics.get(name)
+        if value is not None:
             return name, float(value)
     return None
 
@@ -306,10 +323,7 @@ def _systems(
     scores: dict[str, dict[str, float]] = {}
     metric: str | None = None
     for run, key in zip(runs, keys, strict=True):
-        method, assistant = key or (
-            str(run.summary.get("mode", run.config.get("mode", "?"))),
-            str(run.summary.get("assistant", run.config.get("assistant", "?"))),
-        )
+        method, assistant = key or (run.describe("mode"), run.describe("assistant"))
         found = headline_metric(run.summary)
         if found is None:
             continue
@@ -338,7 +352,7 @@ def _check_human_ids(path: Path, humans: dict[str, float], runs: Sequence[RunDat
     """
     known: set[str] = set()
     for run in runs:
-        known |= run.suite_ids if run.suite_ids is not None else {e["id"] for e in run.entries}
+        known |= run.suite_ids if run.suite_ids is not None else {e.id for e in run.entries}
     unknown = [scenario for scenario in humans if scenario not in known]
     if unknown:
         others = f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""

@@ -40,7 +40,7 @@ def build_comparison(comparison: Comparison, *, human_file: Path | None = None) 
         for p in comparison.pairs
     ]
     rows = sorted(comparison.scenario_rows, key=lambda r: (-(spread(r[1]) or 0.0), r[0]))
-    suites = sorted({str(r.summary.get("suite", "?")) for r in comparison.runs})
+    suites = sorted({r.describe("suite") for r in comparison.runs})
     return render_page(
         "compare.html.jinja",
         title="toolplay comparison · " + " vs ".join(comparison.sources),

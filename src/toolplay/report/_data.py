@@ -1,10 +1,12 @@
-"""Read a run directory into plain, JSON-able data for the reports.
+"""Read a run directory into typed records for the reports.
 
-A report only reads: `summary.json`, the SQLite store (`run.sqlite`, the source of truth) or,
-when a directory was copied without it, `trajectories/*.jsonl`. Nothing is played or scored
-again. Each trajectory carries its scenario's description and categories (`scenario`); for
-runs stored before it did, they are looked up in the suite named by the stored configuration,
-best effort: when the suite cannot be loaded any more, the report says so and goes on.
+A report only reads: `summary.json` (`RunSummary`), `config.json` (`RunConfig`), and the
+SQLite store (`run.sqlite`, the source of truth) or, when a directory was copied without it,
+`trajectories/*.jsonl` (`TrajectoryLine`s). Nothing is played or scored again, and the suite
+is never loaded: what a report needs about a scenario (description, categories, split,
+augmentation, domain) is stored with its trajectory (`Trajectory.scenario`), or for runs made
+before trajectories carried it, in the store's `scenario_info` meta that `toolplay score`
+writes. A run that has neither shows no categories and says how to record them.
 """
 
 from __future__ import annotations
@@ -13,28 +15,78 @@ import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar
 
-from toolplay.catalog import CatalogError, build_catalog
-from toolplay.messages import Message, turn_count
-from toolplay.runs import select_scenarios
-from toolplay.scenarios import Scenario, ScenarioError
+from pydantic import BaseModel, ValidationError
+
+from toolplay.messages import ScenarioInfo, Trajectory, turn_count
+from toolplay.runs import (
+    TRAJECTORY_LINE,
+    ChangeLine,
+    HeaderLine,
+    MessageLine,
+    RunConfig,
+    RunSummary,
+    ScoreLine,
+)
+from toolplay.scoring import ScenarioScore
 from toolplay.store import (
     CONFIG_FILE,
+    SCENARIO_INFO,
     SUITE_IDS,
     SUMMARY_FILE,
     TRAJECTORY_DIR,
     RunStore,
+    StoredResult,
     StoreError,
 )
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ReportError", "RunData", "load_run"]
+M = TypeVar("M", bound=BaseModel)
+
+__all__ = ["ReportError", "RunData", "RunEntry", "load_run"]
 
 
 class ReportError(Exception):
     """A run directory (or a file given to a report) cannot be read; names file and reason."""
+
+
+@dataclass(frozen=True)
+class RunEntry:
+    """One scenario trial of a run: its trajectory, its score and what is known of its
+    scenario."""
+
+    status: Literal["done", "error"]
+    trajectory: Trajectory
+    score: ScenarioScore | None
+    error: str | None
+    info: ScenarioInfo
+
+    @property
+    def id(self) -> str:
+        """The scenario id."""
+        return self.trajectory.scenario_id
+
+    @property
+    def trial(self) -> int:
+        """The trial number (0-based)."""
+        return self.trajectory.trial
+
+    @property
+    def value(self) -> float | None:
+        """The score (None: not scored, e.g. an infrastructure error)."""
+        return None if self.score is None else self.score.score
+
+    @property
+    def evaluation(self) -> str:
+        """The scoring method (the score's, else the scenario's)."""
+        return self.score.evaluation if self.score is not None else self.info.evaluation
+
+    @property
+    def turn_count(self) -> int:
+        """The conversation's length by the one definition (`messages.turn_count`)."""
+        return turn_count(self.trajectory.messages)
 
 
 @dataclass
@@ -42,41 +94,66 @@ class RunData:
     """Everything a report shows about one run."""
 
     path: Path
-    summary: dict[str, Any]
-    config: dict[str, Any]
-    entries: list[dict[str, Any]]
+    summary: RunSummary | None
+    config: RunConfig | None
+    entries: list[RunEntry]
     notes: list[str] = field(default_factory=list)
     suite_ids: frozenset[str] | None = None
-    """Ids of every scenario of the run's suite (None when the suite did not load)."""
+    """Ids of every scenario of the run's suite (None when the store did not record them)."""
 
     @property
     def label(self) -> str:
         """A short name for the run: its directory name."""
         return self.path.name or str(self.path)
 
+    @property
+    def trials(self) -> int:
+        """Trials per scenario (from the summary, else the configuration, else 1)."""
+        if self.summary is not None:
+            return self.summary.trials.k
+        return self.config.trials if self.config is not None else 1
+
+    def describe(self, key: Literal["suite", "mode", "assistant", "user"]) -> str:
+        """A provenance field from the summary, else the configuration ('?' when neither)."""
+        if self.summary is not None:
+            return str(getattr(self.summary, key))
+        value = getattr(self.config, key, None) if self.config is not None else None
+        return "?" if value is None else str(value)
+
     def scenario_scores(self) -> dict[str, float]:
         """Per-scenario score, averaged over the trials that were scored."""
         sums: dict[str, list[float]] = {}
         for entry in self.entries:
-            if entry["score"] is not None:
-                sums.setdefault(entry["id"], []).append(float(entry["score"]))
+            if entry.value is not None:
+                sums.setdefault(entry.id, []).append(entry.value)
         return {sid: sum(v) / len(v) for sid, v in sums.items()}
 
 
-def _read_json(path: Path) -> dict[str, Any]:
+def _read_model(path: Path, model: type[M], notes: list[str], what: str) -> M | None:
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReportError(f"{path}: not readable ({exc})") from exc
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
         raise ReportError(f"{path}: not readable JSON ({exc})") from exc
-    if not isinstance(value, dict):
+    if not isinstance(data, dict):
         raise ReportError(f"{path}: expected a JSON object at the top level")
-    return value
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        notes.append(f"{path.name} is not a {what} of this toolplay ({where}: {first['msg']})")
+        logger.warning("report: %s: %s", path, exc)
+        return None
 
 
-def _rows_from_store(run_dir: Path) -> tuple[list[dict[str, Any]], list[str] | None] | None:
-    """The stored rows and the ids of the run's whole suite (None for runs that predate it)."""
+def _rows_from_store(run_dir: Path) -> tuple[list[StoredResult], Any, Any] | None:
+    """The stored rows, the suite's ids and the recorded scenario info (None: no store)."""
     if not (run_dir / RunStore.FILENAME).exists():
         return None
     try:
@@ -84,108 +161,79 @@ def _rows_from_store(run_dir: Path) -> tuple[list[dict[str, Any]], list[str] | N
     except StoreError as exc:
         raise ReportError(str(exc)) from exc
     try:
-        rows = [
-            {
-                "status": r.status,
-                "trajectory": r.trajectory,
-                "score": r.score,
-                "error": r.error,
-            }
-            for r in store.results()
-        ]
-        suite_ids = store.get_meta(SUITE_IDS)
-        return rows, suite_ids if isinstance(suite_ids, list) else None
+        return store.results(), store.get_meta(SUITE_IDS), store.get_meta(SCENARIO_INFO)
+    except StoreError as exc:
+        raise ReportError(str(exc)) from exc
     finally:
         store.close()
 
 
-def _rows_from_lines(run_dir: Path) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    for path in sorted((run_dir / TRAJECTORY_DIR).glob("*.jsonl")):
-        trajectory: dict[str, Any] = {"messages": [], "changes": []}
-        score: dict[str, Any] | None = None
+def _row_from_lines(path: Path) -> StoredResult:
+    """One trajectory file read back as the row it was written from."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReportError(f"{path}: not readable as UTF-8 JSON lines ({exc})") from exc
+    header: HeaderLine | None = None
+    messages: list[dict[str, Any]] = []
+    changes: list[dict[str, Any]] = []
+    score: dict[str, Any] | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ReportError(f"{path}: not readable as UTF-8 JSON lines ({exc})") from exc
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                kind = record.pop("type")
-            except (ValueError, KeyError, AttributeError, TypeError) as exc:
-                raise ReportError(
-                    f"{path}: line {number}: not a trajectory record ({exc})"
-                ) from exc
-            if kind == "header":
-                trajectory.update(record)
-            elif kind == "message":
-                trajectory["messages"].append(record)
-            elif kind == "change":
-                trajectory["changes"].append(record)
-            elif kind == "score":
-                score = record
-        failed = trajectory.get("termination") == "infrastructure_error"
-        rows.append(
-            {
-                "status": "error" if failed else "done",
-                "trajectory": trajectory,
-                "score": score,
-                "error": trajectory.get("error"),
-            }
-        )
-    return rows
+            record = TRAJECTORY_LINE.validate_json(line)
+        except ValidationError as exc:
+            raise ReportError(f"{path}: line {number}: not a trajectory record ({exc})") from exc
+        data = record.model_dump(mode="json", exclude={"type"})
+        if isinstance(record, HeaderLine):
+            header = record
+        elif isinstance(record, MessageLine):
+            messages.append(data)
+        elif isinstance(record, ChangeLine):
+            changes.append(data)
+        elif isinstance(record, ScoreLine):
+            score = data
+    if header is None:
+        raise ReportError(f"{path}: no header line")
+    trajectory = header.model_dump(mode="json", exclude={"type", "roles"})
+    trajectory.update(messages=messages, changes=changes)
+    failed = header.termination == "infrastructure_error"
+    return StoredResult(
+        scenario_id=header.scenario_id,
+        trial=header.trial,
+        status="error" if failed else "done",
+        trajectory=trajectory,
+        score=score,
+        error=header.error,
+    )
 
 
-def _scenarios(config: dict[str, Any], notes: list[str]) -> dict[str, Scenario]:
-    spec = config.get("suite")
-    if not isinstance(spec, str):
+def _entry(row: StoredResult, recorded: dict[str, ScenarioInfo], source: str) -> RunEntry:
+    try:
+        trajectory = Trajectory.model_validate(row.trajectory)
+        score = None if row.score is None else ScenarioScore.model_validate(row.score)
+    except ValidationError as exc:
+        raise ReportError(
+            f"{source}: {row.scenario_id} trial {row.trial}: not a stored result ({exc})"
+        ) from exc
+    info = trajectory.scenario or recorded.get(row.scenario_id) or ScenarioInfo()
+    return RunEntry(
+        status="error" if row.status == "error" else "done",
+        trajectory=trajectory,
+        score=score,
+        error=row.error or trajectory.error,
+        info=info,
+    )
+
+
+def _scenario_info(value: Any) -> dict[str, ScenarioInfo]:
+    if not isinstance(value, dict):
         return {}
-    augment = config.get("augment") or []
-    try:  # --augment selects or creates the run's variants: look them up the same way
-        catalog = build_catalog(config.get("plugins") or [])
-        return {s.id: s for s in select_scenarios(catalog.load_suite(spec), None, augment)}
-    except (ScenarioError, CatalogError, OSError, ValueError) as exc:
-        notes.append(f"scenario metadata unavailable (suite {spec!r} did not load: {exc})")
-        logger.warning("report: suite %r did not load: %s", spec, exc)
+    try:
+        return {str(k): ScenarioInfo.model_validate(v) for k, v in value.items()}
+    except ValidationError:
         return {}
-
-
-def _entry(row: dict[str, Any], scenario: Scenario | None) -> dict[str, Any]:
-    trajectory = row["trajectory"]
-    score = row["score"] or {}
-    details = score.get("evidence") or score.get("details") or {}
-    messages = list(trajectory.get("messages") or [])
-    info = trajectory.get("scenario") or {}
-    if scenario is not None and not info:
-        info = {
-            "categories": list(scenario.categories),
-            "description": scenario.description,
-            "split": scenario.split,
-            "augmentation": scenario.augmentation,
-            "evaluation": scenario.evaluation,
-        }
-    return {
-        "id": trajectory.get("scenario_id") or score.get("scenario_id") or "?",
-        "trial": int(trajectory.get("trial", score.get("trial", 0)) or 0),
-        "status": row["status"],
-        "score": score.get("score"),
-        "evaluation": score.get("evaluation") or info.get("evaluation"),
-        "termination": trajectory.get("termination"),
-        "error": row["error"] or trajectory.get("error"),
-        "usage": trajectory.get("usage") or {},
-        "turn_count": turn_count([Message.model_validate(m) for m in messages]),
-        "categories": list(info.get("categories") or []),
-        "description": info.get("description") or "",
-        "split": info.get("split"),
-        "augmentation": info.get("augmentation"),
-        "mode": trajectory.get("mode"),
-        "tool_names": trajectory.get("tool_names") or {},
-        "messages": messages,
-        "changes": list(trajectory.get("changes") or []),
-        "details": details,
-    }
 
 
 def load_run(run_dir: Path) -> RunData:
@@ -203,23 +251,31 @@ def load_run(run_dir: Path) -> RunData:
     """
     if not run_dir.is_dir():
         raise ReportError(f"{run_dir}: not a directory")
-    summary = _read_json(run_dir / SUMMARY_FILE)
-    config = _read_json(run_dir / CONFIG_FILE)
+    notes: list[str] = []
+    summary = _read_model(run_dir / SUMMARY_FILE, RunSummary, notes, "run summary")
+    config = _read_model(run_dir / CONFIG_FILE, RunConfig, notes, "run configuration")
     stored = _rows_from_store(run_dir)
-    rows, suite_ids = stored if stored is not None else (None, None)
-    if rows is None:
-        rows = _rows_from_lines(run_dir)
-        if not rows and not summary:
+    if stored is not None:
+        rows, suite_ids, info = stored
+        source = str(run_dir / RunStore.FILENAME)
+    else:
+        files = sorted((run_dir / TRAJECTORY_DIR).glob("*.jsonl"))
+        rows, suite_ids, info = [_row_from_lines(p) for p in files], None, None
+        source = str(run_dir / TRAJECTORY_DIR)
+        if not rows and summary is None:
             raise ReportError(
                 f"{run_dir}: no run here (no {RunStore.FILENAME}, {SUMMARY_FILE} "
                 f"or {TRAJECTORY_DIR}/*.jsonl)"
             )
-    notes: list[str] = []
-    if not summary:
+    if summary is None and not any(n.startswith(SUMMARY_FILE) for n in notes):
         notes.append(f"{SUMMARY_FILE} is missing: run `toolplay score` to rebuild it")
-    recorded = suite_ids is not None and all(r["trajectory"].get("scenario") for r in rows)
-    scenarios = {} if recorded else _scenarios(config or summary, notes)
-    entries = [_entry(r, scenarios.get(r["trajectory"].get("scenario_id", ""))) for r in rows]
-    entries.sort(key=lambda e: (e["id"], e["trial"]))
-    known = frozenset(suite_ids) if suite_ids is not None else frozenset(scenarios) or None
+    recorded = _scenario_info(info)
+    entries = [_entry(r, recorded, source) for r in rows]
+    if any(e.trajectory.scenario is None and e.id not in recorded for e in entries):
+        notes.append(
+            "scenario categories and descriptions were not recorded with this run (it predates "
+            f"them): `toolplay score {run_dir}` records them"
+        )
+    entries.sort(key=lambda e: (e.id, e.trial))
+    known = frozenset(str(i) for i in suite_ids) if isinstance(suite_ids, list) else None
     return RunData(run_dir, summary, config, entries, notes, known)

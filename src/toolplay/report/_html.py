@@ -11,12 +11,13 @@ minefields and call matches when the scorer recorded them.
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from toolplay.report._data import RunData, load_run
+from toolplay.messages import Usage
+from toolplay.report._data import ReportError, RunData, RunEntry, load_run
 from toolplay.report._evidence import extract_evidence
+from toolplay.report._glossary import GlossaryRow, glossary
 from toolplay.report._intervals import (
     ci_header,
     interval_text,
@@ -27,14 +28,14 @@ from toolplay.report._intervals import (
 from toolplay.report._metrics import (
     COUNT_KEYS,
     GROUP_SECTIONS,
-    flatten,
+    Value,
     fmt,
     group_table,
     ordered_metrics,
-    trial_count,
     trial_rows,
 )
 from toolplay.report._page import render_page
+from toolplay.report._payload import pack_entries
 from toolplay.report._sections import (
     breakdowns,
     distribution_charts,
@@ -42,53 +43,65 @@ from toolplay.report._sections import (
     group_chart,
     termination_chart,
 )
+from toolplay.report._significance import run_scorers
+from toolplay.runs import RunSummary
 from toolplay.store import write_atomic
 
 __all__ = ["REPORT_FILE", "build_report", "write_report"]
 
 REPORT_FILE = "report.html"
 
-_NOT_PROVENANCE = frozenset(
-    {"scenarios", "completed", "errors", "error_list", "termination", "usage", "metrics"}
+_PROVENANCE = (
+    "suite",
+    "suite_name",
+    "mode",
+    "assistant",
+    "user",
+    "toolplay_version",
+    "embedding_model",
+    "summary_version",
 )
+"""Summary fields shown as chips at the top (what produced the results)."""
 
 
-def _provenance(run: RunData) -> list[tuple[str, str]]:
-    chips = [
-        (key, fmt(value))
-        for key, value in sorted(run.summary.items())
-        if key not in _NOT_PROVENANCE and isinstance(value, str | int | float | bool)
-    ]
-    trials = trial_count(run.summary, run.config)
-    if not any(key == "trials" for key, _ in chips):
-        chips.append(("trials", str(trials)))
-    for key, value in sorted(run.summary.items()):
-        # Role settings (model, endpoint, temperature, ...): provenance worth seeing.
-        if key.endswith("_settings") and isinstance(value, dict):
-            role = key.removesuffix("_settings")
-            chips += [
-                (f"{role}.{k}", fmt(v))
-                for k, v in flatten(value).items()
-                if not (k == "name" and v == run.summary.get(role))
-            ]
-    augment = run.config.get("augment")
-    if isinstance(augment, list) and augment and "augment" not in run.summary:
-        chips.append(("augment", ", ".join(str(a) for a in augment)))
+def _settings_chips(role: str, settings: dict[str, Any], name: str) -> list[tuple[str, str]]:
+    """A role's public settings (model, endpoint, temperature, ...) as chips."""
+    chips: list[tuple[str, str]] = []
+    for key, value in sorted(settings.items()):
+        if key == "name" and value == name:
+            continue
+        if isinstance(value, dict):
+            chips += _settings_chips(f"{role}.{key}", value, "")
+        elif not isinstance(value, list):
+            chips.append((f"{role}.{key}", fmt(value)))
     return chips
 
 
-def _cards(run: RunData, metrics: list[tuple[str, Any]]) -> list[dict[str, str]]:
+def _provenance(run: RunData) -> list[tuple[str, str]]:
+    summary, config = run.summary, run.config
+    chips: list[tuple[str, str]] = []
+    if summary is not None:
+        chips += [(k, fmt(getattr(summary, k))) for k in _PROVENANCE if getattr(summary, k)]
+        chips += [(k, fmt(v)) for k, v in sorted((summary.scoring or {}).items())]
+        if summary.plugins:
+            chips.append(("plugins", ", ".join(summary.plugins)))
+    chips.append(("trials", str(run.trials)))
+    if summary is not None:
+        chips += _settings_chips("assistant", summary.assistant_settings, summary.assistant)
+        chips += _settings_chips("user", summary.user_settings, summary.user)
+    if config is not None and config.augment:
+        chips.append(("augment", ", ".join(config.augment)))
+    return chips
+
+
+def _cards(run: RunData, metrics: list[tuple[str, Value]]) -> list[dict[str, str]]:
     summary = run.summary
-    numeric = [
-        (k, v)
-        for k, v in metrics
-        if isinstance(v, int | float | dict) and k.split(".")[-1] not in COUNT_KEYS
-    ]
+    numeric = [(k, v) for k, v in metrics if v is not None and k not in COUNT_KEYS]
     cards = [
         {"key": k, "label": k.replace("_", " "), "value": fmt(v), "note": "", "cls": ""}
         for k, v in numeric[:3]
     ]
-    scored = sum(e["score"] is not None for e in run.entries)
+    scored = sum(e.value is not None for e in run.entries)
     if cards:
         cards[0]["cls"] = "primary"
         cards[0]["note"] = f"over {scored} scored conversation(s)"
@@ -96,10 +109,11 @@ def _cards(run: RunData, metrics: list[tuple[str, Any]]) -> list[dict[str, str]]
         interval = uncertainty.metrics.get(cards[0]["key"]) if uncertainty else None
         if uncertainty and interval and interval.low is not None:
             cards[0]["note"] += f" · {ci_header(uncertainty)} {interval_text(interval)}"
-    trials = trial_count(summary, run.config)
-    total = summary.get("scenarios", len(run.entries))
-    errors = summary.get("errors", sum(e["status"] == "error" for e in run.entries))
-    completed = summary.get("completed", len(run.entries) - errors)
+    trials = run.trials
+    errors = sum(e.status == "error" for e in run.entries)
+    total, completed = len(run.entries), len(run.entries) - errors
+    if summary is not None:
+        total, errors, completed = summary.scenarios, summary.errors, summary.completed
     cards += [
         {
             "key": "scenarios",
@@ -117,8 +131,8 @@ def _cards(run: RunData, metrics: list[tuple[str, Any]]) -> list[dict[str, str]]
             "cls": "warn" if errors else "",
         },
     ]
-    passes = trial_rows(summary)
-    if len(passes) > 1 and isinstance(passes[-1].pass_hat_k, int | float):
+    passes = trial_rows(summary.trials if summary is not None else None)
+    if len(passes) > 1 and passes[-1].pass_hat_k is not None:
         cards.append(
             {
                 "key": "pass_hat_k",
@@ -129,52 +143,89 @@ def _cards(run: RunData, metrics: list[tuple[str, Any]]) -> list[dict[str, str]]
             }
         )
     usage = _usage(run)
-    if usage.get("calls"):
-        tokens = usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
+    if usage.calls:
         cards.append(
             {
                 "key": "tokens",
                 "label": "tokens",
-                "value": fmt(tokens),
-                "note": f"{fmt(usage['calls'])} model calls",
+                "value": fmt(usage.prompt_tokens + usage.completion_tokens),
+                "note": f"{fmt(usage.calls)} model calls",
                 "cls": "",
             }
         )
     return cards
 
 
-def _usage(run: RunData) -> dict[str, int]:
-    stored = run.summary.get("usage")
-    if isinstance(stored, dict):
-        return {k: int(v) for k, v in stored.items() if isinstance(v, int)}
-    totals: Counter[str] = Counter()
+def _usage(run: RunData) -> Usage:
+    if run.summary is not None:
+        return run.summary.usage
+    total = Usage()
     for entry in run.entries:
-        totals.update({k: v for k, v in entry["usage"].items() if isinstance(v, int)})
-    return dict(totals)
+        total = total.add(entry.trajectory.usage)
+    return total
 
 
-def _extra_tables(summary: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
+def _extra_tables(summary: RunSummary | None) -> list[tuple[str, list[tuple[str, str]]]]:
     """Run-wide count records some methods add (ToolTalk: `counts`, `error_types`)."""
     tables = []
-    for key in ("counts", "error_types"):
-        value = summary.get(key)
-        if isinstance(value, dict) and value:
-            rows = [(k.replace("_", " "), fmt(v)) for k, v in flatten(value).items()]
-            tables.append((key.replace("_", " ").capitalize(), rows))
+    if summary is not None and summary.counts is not None:
+        counts = summary.counts.model_dump()
+        tables.append(("Counts", [(k.replace("_", " "), fmt(v)) for k, v in counts.items()]))
+    if summary is not None and summary.error_types:
+        rows = [(k.replace("_", " "), fmt(v)) for k, v in summary.error_types.items()]
+        tables.append(("Error types", rows))
     return tables
 
 
-def _trial_spread(summary: dict[str, Any]) -> str | None:
-    section = summary.get("trials")
-    if not isinstance(section, dict) or section.get("score_mean") is None:
+def _trial_spread(summary: RunSummary | None) -> str | None:
+    if summary is None or summary.trials.score_mean is None:
         return None
-    return fmt({"mean": section["score_mean"], "std": section.get("score_std")})
+    return f"{fmt(summary.trials.score_mean)} ± {fmt(summary.trials.score_std)}"
+
+
+def _entry(entry: RunEntry) -> dict[str, Any]:
+    """One scenario trial as the viewer's script reads it (JSON data)."""
+    trajectory, info = entry.trajectory, entry.info
+    score = entry.score
+    return {
+        "id": entry.id,
+        "trial": entry.trial,
+        "status": entry.status,
+        "score": entry.value,
+        "evaluation": entry.evaluation or None,
+        "termination": trajectory.termination,
+        "error": entry.error,
+        "usage": trajectory.usage.model_dump(mode="json"),
+        "turn_count": entry.turn_count,
+        "categories": list(info.categories),
+        "domain": info.domain,
+        "description": info.description,
+        "split": info.split,
+        "augmentation": info.augmentation,
+        "mode": trajectory.mode,
+        "tool_names": trajectory.tool_names,
+        "messages": [m.model_dump(mode="json") for m in trajectory.messages],
+        "changes": [c.model_dump(mode="json") for c in trajectory.changes],
+        "details": None
+        if score is None or score.evidence is None
+        else score.evidence.model_dump(mode="json"),
+        "evidence": extract_evidence(None if score is None else score.evidence),
+    }
+
+
+def _glossary(run: RunData) -> list[GlossaryRow]:
+    """The glossary rows of the methods this run used (and the figures every run has)."""
+    try:
+        scorers = run_scorers([run])
+    except ReportError:  # a plugin of the run no longer loads: the built-ins still explain
+        scorers = run_scorers([])
+    return glossary(scorers, {e.evaluation for e in run.entries})
 
 
 def build_report(run: RunData) -> str:
     """The report page for a loaded run (see the module docstring for its contents)."""
     summary = run.summary
-    metrics = ordered_metrics(summary.get("metrics") or {})
+    metrics = ordered_metrics(summary.metrics if summary is not None else None)
     groups = breakdowns(run)
     titles = dict(GROUP_SECTIONS)
     charts = [
@@ -185,10 +236,11 @@ def build_report(run: RunData) -> str:
     group_tables = []
     uncertainty = summary_uncertainty(summary)
     for key, group in groups.items():
-        columns, rows = group_table(group)
-        if uncertainty is not None:
-            intervals = uncertainty.breakdowns.get(key)
-            columns, rows = with_intervals(columns, rows, intervals, ci_header(uncertainty))
+        columns, rows = with_intervals(
+            *group_table(group),
+            uncertainty.breakdowns.get(key) if uncertainty else None,
+            ci_header(uncertainty) if uncertainty else "",
+        )
         group_tables.append(
             {
                 "title": titles[key],
@@ -198,22 +250,24 @@ def build_report(run: RunData) -> str:
             }
         )
     usage = _usage(run)
-    suite = summary.get("suite_name") or summary.get("suite") or run.config.get("suite") or "?"
-    assistant = summary.get("assistant") or run.config.get("assistant") or "?"
-    entries = [{**e, "evidence": extract_evidence(e["details"])} for e in run.entries]
+    suite = summary.suite_name if summary is not None else run.describe("suite")
+    entries = [_entry(e) for e in run.entries]
     return render_page(
         "report.html.jinja",
         script="report.js",
         payload={
-            "entries": entries,
-            "trials": trial_count(summary, run.config),
-            "categories": sorted({c for e in entries for c in e["categories"]}),
-            "augmentations": sorted({e["augmentation"] for e in entries if e["augmentation"]}),
+            **pack_entries(entries),
+            "trials": run.trials,
+            "categories": sorted({c for e in run.entries for c in e.info.categories}),
+            "domains": sorted({e.info.domain for e in run.entries if e.info.domain}),
+            "augmentations": sorted(
+                {e.info.augmentation for e in run.entries if e.info.augmentation}
+            ),
         },
-        title=f"toolplay report · {suite} · {assistant}",
+        title=f"toolplay report · {suite} · {run.describe('assistant')}",
         subtitle=(
-            f"{summary.get('mode', run.config.get('mode') or '?')} mode · user "
-            f"{summary.get('user', run.config.get('user', '?'))} · {len(entries)} conversation(s)"
+            f"{run.describe('mode')} mode · user {run.describe('user')} · "
+            f"{len(entries)} conversation(s)"
         ),
         run_path=str(run.path),
         provenance=_provenance(run),
@@ -221,18 +275,22 @@ def build_report(run: RunData) -> str:
         cards=_cards(run, metrics),
         metrics=[(k, fmt(v)) for k, v in metrics],
         extra_tables=_extra_tables(summary),
-        trial_rows=[(r.k, fmt(r.pass_hat_k), fmt(r.scenarios)) for r in trial_rows(summary)],
+        trial_rows=[
+            (r.k, fmt(r.pass_hat_k), fmt(r.scenarios))
+            for r in trial_rows(summary.trials if summary is not None else None)
+        ],
         trial_spread=_trial_spread(summary),
         uncertainty=uncertainty_context(run),
         usage=[
-            ("prompt", fmt(usage.get("prompt_tokens", 0))),
-            ("completion", fmt(usage.get("completion_tokens", 0))),
-            ("model calls", fmt(usage.get("calls", 0))),
+            ("prompt", fmt(usage.prompt_tokens)),
+            ("completion", fmt(usage.completion_tokens)),
+            ("model calls", fmt(usage.calls)),
         ],
         termination_chart=termination_chart(run),
         charts=charts,
         groups=group_tables,
         errors=error_items(run),
+        glossary=_glossary(run),
     )
 
 

@@ -2,8 +2,7 @@
 
 Everything here reads the summary's `uncertainty` section (`runs.RunUncertainty`) and turns
 it into cells, rows and short sentences; a summary without it (written before intervals
-existed) or with a section that does not validate shows no intervals rather than failing:
-`toolplay score RUN_DIR` rebuilds it.
+existed) shows no intervals rather than failing: `toolplay score RUN_DIR` rebuilds it.
 """
 
 from __future__ import annotations
@@ -11,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import ValidationError
-
 from toolplay.report._data import RunData
-from toolplay.report._metrics import HEADLINE_ORDER, fmt
-from toolplay.runs import RunUncertainty
+from toolplay.report._metrics import HEADLINE_ORDER, Value, fmt
+from toolplay.runs import RunSummary, RunUncertainty
 from toolplay.scoring import ConfidenceInterval, TrialPower, scenario_spreads
 
 __all__ = [
@@ -34,15 +31,9 @@ _NAMED = 3
 """Scenarios a sentence names (the report's table lists every one)."""
 
 
-def summary_uncertainty(summary: Mapping[str, Any]) -> RunUncertainty | None:
-    """The summary's `uncertainty` section, or None when it is absent or unreadable."""
-    section = summary.get("uncertainty")
-    if not isinstance(section, Mapping):
-        return None
-    try:
-        return RunUncertainty.model_validate(section)
-    except ValidationError:
-        return None
+def summary_uncertainty(summary: RunSummary | None) -> RunUncertainty | None:
+    """The summary's `uncertainty` section, or None when there is no summary or section."""
+    return None if summary is None else summary.uncertainty
 
 
 def _percent(level: float) -> str:
@@ -73,10 +64,10 @@ def method_note(uncertainty: RunUncertainty) -> str:
 
 def with_intervals(
     columns: Sequence[str],
-    rows: Sequence[tuple[str, dict[str, Any]]],
+    rows: Sequence[tuple[str, dict[str, Value]]],
     intervals: Mapping[str, Mapping[str, ConfidenceInterval]] | None,
     header: str,
-) -> tuple[list[str], list[tuple[str, dict[str, Any]]]]:
+) -> tuple[list[str], list[tuple[str, dict[str, Value | str]]]]:
     """A breakdown table (`_metrics.group_table`) with an interval column after its metric.
 
     Args:
@@ -88,12 +79,13 @@ def with_intervals(
     Returns:
         The columns and rows, unchanged when there are no intervals for them.
     """
+    plain: list[tuple[str, dict[str, Value | str]]] = [(g, dict(v)) for g, v in rows]
     if not intervals:
-        return list(columns), list(rows)
+        return list(columns), plain
     metrics = {m for group in intervals.values() for m in group}
     metric = next((c for c in columns if c in metrics), None)
     if metric is None:
-        return list(columns), list(rows)
+        return list(columns), plain
     name = f"{metric} {header}"
     position = list(columns).index(metric) + 1
     out_columns = [*columns[:position], name, *columns[position:]]
@@ -152,8 +144,8 @@ def uncertainty_context(run: RunData) -> dict[str, Any] | None:
     order += sorted(k for k in uncertainty.metrics if k not in order)
     scores: dict[str, list[float]] = {}
     for entry in run.entries:
-        if entry["score"] is not None:
-            scores.setdefault(entry["id"], []).append(float(entry["score"]))
+        if entry.value is not None:
+            scores.setdefault(entry.id, []).append(entry.value)
     power = uncertainty.trials
     return {
         "header": ci_header(uncertainty),

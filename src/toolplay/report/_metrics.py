@@ -1,9 +1,9 @@
-"""Turn a summary's nested metrics into rows a person can read (shared by every report).
+"""Turn a summary's typed metrics into rows a person can read (shared by every report).
 
-Summaries grow with each scoring method (ToolTalk splits, milestone similarity, augmentations,
-pass^k over trials), so nothing here knows a fixed list of keys: nested mappings are flattened
-to dotted names, `{mean, std}` pairs print as "mean ± std", and known headline metrics are
-ordered first.
+Metrics come as `MetricValues` (each method names its own, declared with its scorer in the
+catalog) plus their structured parts (AutoDE's failure counts and spread over trials); a
+breakdown row is `MetricValues` (with its `scenarios`/`trials` counts) or a ToolTalk
+`ToolTalkGroup`. Headline metrics are ordered first; counts are listed apart and never charted.
 """
 
 from __future__ import annotations
@@ -11,16 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from toolplay.runs import RunSummary, TrialStatistics
+from toolplay.scoring import MetricValues, ToolTalkGroup, TrialSpread
+
 __all__ = [
     "COUNT_KEYS",
-    "TrialRow",
     "GROUP_SECTIONS",
+    "HEADLINE_ORDER",
+    "TrialRow",
     "chart_metric",
-    "flatten",
     "fmt",
     "group_table",
+    "metric_items",
     "ordered_metrics",
-    "trial_count",
+    "summary_breakdowns",
     "trial_rows",
 ]
 
@@ -45,12 +49,17 @@ HEADLINE_ORDER = (
 GROUP_SECTIONS = (
     ("splits", "By split"),
     ("by_category", "By category"),
+    ("by_domain", "By domain"),
     ("by_augmentation", "By augmentation"),
 )
 """Summary sections that break metrics down by group: (key, title)."""
 
-COUNT_KEYS = frozenset({"scenarios", "conversations", "count", "n", "completed", "errors"})
-"""Keys that are counts rather than metrics (listed first in tables, never charted)."""
+COUNT_KEYS = ("scenarios", "trials", "conversations", "dialogues")
+"""Names that are counts rather than metrics (listed first in tables, never charted):
+`scenarios` distinct scenarios, `trials` scored scenario trials, `conversations` (ToolTalk)
+and `dialogues` (AutoDE) scored trials in the published methods' words."""
+
+Value = float | int | TrialSpread | None
 
 
 def fmt(value: Any) -> str:
@@ -65,70 +74,69 @@ def fmt(value: Any) -> str:
         if value != value:  # NaN
             return "-"
         return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3f}"
-    if isinstance(value, Mapping) and _is_spread(value):
-        return f"{fmt(value['mean'])} ± {fmt(value['std'])}"
+    if isinstance(value, TrialSpread):
+        return f"{fmt(value.mean)} ± {fmt(value.std)}"
     return str(value)
 
 
-def _is_spread(value: Mapping[str, Any]) -> bool:
-    return set(value) >= {"mean", "std"} and all(
-        isinstance(value[k], int | float | None) for k in ("mean", "std")
-    )
+def metric_items(values: MetricValues) -> dict[str, Value]:
+    """Every metric by name: the plain values, then the structured parts as dotted names
+    (`failures.never_called`, `over_trials.slot_f1` as mean ± std)."""
+    items: dict[str, Value] = dict(values.values())
+    for part in ("failures", "failure_reasons"):
+        counts: Mapping[str, int] | None = getattr(values, part)
+        items.update({f"{part}.{k}": v for k, v in (counts or {}).items()})
+    items.update({f"over_trials.{k}": v for k, v in (values.over_trials or {}).items()})
+    return items
 
 
-def flatten(values: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """Nested metric mappings as `{dotted.name: scalar}`; lists are skipped."""
-    flat: dict[str, Any] = {}
-    for key, value in values.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, Mapping) and not _is_spread(value):
-            flat.update(flatten(value, f"{name}."))
-        elif not isinstance(value, list | tuple):
-            flat[name] = value
-    return flat
+def _order(names: set[str] | list[str]) -> list[str]:
+    first = [k for k in HEADLINE_ORDER if k in names]
+    return first + sorted(k for k in names if k not in first)
 
 
-def ordered_metrics(metrics: Mapping[str, Any]) -> list[tuple[str, Any]]:
-    """Flattened metrics, headline ones first, the rest by name."""
-    flat = flatten(metrics)
-    first = [k for k in HEADLINE_ORDER if k in flat]
-    rest = sorted(k for k in flat if k not in first)
-    return [(k, flat[k]) for k in first + rest]
+def ordered_metrics(values: MetricValues | None) -> list[tuple[str, Value]]:
+    """Every metric, headline ones first, the rest by name (counts included)."""
+    if values is None:
+        return []
+    items = metric_items(values)
+    return [(k, items[k]) for k in _order(list(items))]
 
 
-def group_table(groups: Mapping[str, Any]) -> tuple[list[str], list[tuple[str, dict[str, Any]]]]:
-    """Columns and rows of a breakdown such as `by_category` or `splits`.
+Groups = Mapping[str, MetricValues] | Mapping[str, ToolTalkGroup]
 
-    A group is either a flat mapping of metrics, or `{metrics: {...}, counts: {...}, ...}`.
-    In the second form only the metrics and the group's size (`conversations`/`scenarios`
-    from its counts) become columns: raw counts and other nested records stay in
-    summary.json, so the table stays readable.
-    """
-    rows: list[tuple[str, dict[str, Any]]] = []
-    for name, group in groups.items():
-        if not isinstance(group, Mapping):
-            rows.append((str(name), {"value": group}))
-            continue
-        values: dict[str, Any] = {}
-        if isinstance(group.get("metrics"), Mapping):
-            counts = group.get("counts")
-            if isinstance(counts, Mapping):
-                values.update({k: v for k, v in counts.items() if k in COUNT_KEYS})
-            values.update(flatten(group["metrics"]))
-        else:
-            values.update(flatten(group))
-        rows.append((str(name), values))
+
+def summary_breakdowns(summary: RunSummary) -> dict[str, Groups]:
+    """The summary's breakdowns that have rows, in `GROUP_SECTIONS` order."""
+    sections: dict[str, Groups | None] = {
+        "splits": summary.splits,
+        "by_category": summary.by_category,
+        "by_domain": summary.by_domain,
+        "by_augmentation": summary.by_augmentation,
+    }
+    return {key: value for key, _ in GROUP_SECTIONS if (value := sections[key])}
+
+
+def _row(group: MetricValues | ToolTalkGroup) -> dict[str, Value]:
+    if isinstance(group, ToolTalkGroup):
+        # The group's size and its metrics: raw counts stay in summary.json.
+        return {"conversations": group.counts.conversations, **metric_items(group.metrics)}
+    return metric_items(group)
+
+
+def group_table(groups: Groups) -> tuple[list[str], list[tuple[str, dict[str, Value]]]]:
+    """Columns and rows of a breakdown such as `by_category` or `splits`: counts first
+    (`COUNT_KEYS` order), then headline metrics, then the rest by name."""
+    rows = [(str(name), _row(group)) for name, group in groups.items()]
     keys = {k for _, values in rows for k in values}
-    counts = sorted(k for k in keys if k.split(".")[-1] in COUNT_KEYS)
-    headline = [k for k in HEADLINE_ORDER if k in keys]
-    others = sorted(k for k in keys if k not in counts and k not in headline)
-    return counts + headline + others, rows
+    counts = [k for k in COUNT_KEYS if k in keys]
+    return counts + _order({k for k in keys if k not in counts}), rows
 
 
-def chart_metric(columns: list[str], rows: list[tuple[str, dict[str, Any]]]) -> str | None:
+def chart_metric(columns: list[str], rows: list[tuple[str, dict[str, Value]]]) -> str | None:
     """The metric a bar chart of a breakdown shows: the first headline metric with values."""
     for key in [k for k in HEADLINE_ORDER if k in columns] + columns:
-        if key.split(".")[-1] in COUNT_KEYS:
+        if key in COUNT_KEYS:
             continue
         if any(isinstance(values.get(key), int | float) for _, values in rows):
             return key
@@ -139,28 +147,12 @@ class TrialRow(NamedTuple):
     """pass^k for one k, and how many scenarios had at least k scored trials."""
 
     k: str
-    pass_hat_k: Any
-    scenarios: Any
+    pass_hat_k: float | None
+    scenarios: int | None
 
 
-def trial_count(summary: Mapping[str, Any], config: Mapping[str, Any] | None = None) -> int:
-    """Trials per scenario: `trials` is a count, or a section with `k` (pass^k summaries)."""
-    value = summary.get("trials")
-    if isinstance(value, Mapping):
-        value = value.get("k")
-    if not isinstance(value, int) or isinstance(value, bool):
-        value = (config or {}).get("trials")
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 1
-
-
-def trial_rows(summary: Mapping[str, Any]) -> list[TrialRow]:
+def trial_rows(section: TrialStatistics | None) -> list[TrialRow]:
     """The pass^k table of a summary's `trials` section (empty when there is none)."""
-    section = summary.get("trials")
-    if not isinstance(section, Mapping):
+    if section is None:
         return []
-    passes = section.get("pass_hat_k")
-    counts = section.get("scenarios_with_k")
-    if not isinstance(passes, Mapping):
-        return []
-    counts = counts if isinstance(counts, Mapping) else {}
-    return [TrialRow(str(k), v, counts.get(k)) for k, v in passes.items()]
+    return [TrialRow(k, v, section.scenarios_with_k.get(k)) for k, v in section.pass_hat_k.items()]

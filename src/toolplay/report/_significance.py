@@ -82,7 +82,7 @@ def run_scorers(runs: Sequence[RunData], plugins: Sequence[str] = ()) -> Mapping
     Raises:
         ReportError: A plugin does not load.
     """
-    wanted = [str(p) for run in runs for p in run.config.get("plugins") or []]
+    wanted = [p for run in runs for p in (run.config.plugins if run.config else [])]
     try:
         return build_catalog(list(dict.fromkeys([*wanted, *plugins]))).scorers
     except CatalogError as exc:
@@ -90,22 +90,8 @@ def run_scorers(runs: Sequence[RunData], plugins: Sequence[str] = ()) -> Mapping
 
 
 def _records(run: RunData) -> list[ScenarioScore]:
-    """The runs' scored records with typed evidence (stored untyped `details` read as such)."""
-    records = []
-    for entry in run.entries:
-        if entry["score"] is None:
-            continue
-        evidence = entry["details"] or None
-        key = "details" if isinstance(evidence, dict) and "kind" not in evidence else "evidence"
-        record = {
-            "scenario_id": entry["id"],
-            "trial": entry["trial"],
-            "evaluation": entry["evaluation"] or "state",
-            "score": entry["score"],
-            key: evidence,
-        }
-        records.append(ScenarioScore.model_validate(record))
-    return records
+    """The run's scored records (with their typed evidence)."""
+    return [e.score for e in run.entries if e.score is not None and e.score.score is not None]
 
 
 def _evaluations(*runs: Sequence[ScenarioScore]) -> set[str]:
@@ -141,9 +127,9 @@ def _pair(
     part = {metric: parts.part(metric)}
     categories: dict[str, set[str]] = {}
     for entry in [*left[1].entries, *right[1].entries]:
-        if entry["id"] in shared:
-            for category in entry["categories"]:
-                categories.setdefault(category, set()).add(entry["id"])
+        if entry.id in shared:
+            for category in entry.info.categories:
+                categories.setdefault(category, set()).add(entry.id)
     rows: list[tuple[str, PairedDifference]] = []
     for category, members in sorted(categories.items()):
         ids = sorted(members)

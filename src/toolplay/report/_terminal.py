@@ -6,22 +6,19 @@ so a model's reply or an error message can never inject rich markup.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from toolplay.report._compare import Comparison, stat_cells, system_cells
-from toolplay.report._intervals import ci_header, interval_text, summary_uncertainty, with_intervals
+from toolplay.report._intervals import ci_header, interval_text, with_intervals
 from toolplay.report._metrics import (
     COUNT_KEYS,
     GROUP_SECTIONS,
-    flatten,
     fmt,
     group_table,
     ordered_metrics,
-    trial_count,
+    summary_breakdowns,
     trial_rows,
 )
 from toolplay.report._terminal_stats import render_significance, render_trial_power
@@ -46,81 +43,80 @@ def _row(table: Table, *cells: str) -> None:
     table.add_row(*(Text(c) for c in cells))
 
 
-def render_summary(summary: RunSummary | dict[str, Any], console: Console) -> None:
+def render_summary(summary: RunSummary, console: Console) -> None:
     """Print headline metrics, breakdowns, errors, terminations and token cost.
 
     Args:
         summary: A run's summary (as in summary.json); absent sections are skipped.
         console: Where to print.
     """
-    if isinstance(summary, RunSummary):
-        summary = summary.to_json()
     title = Text.assemble(
         ("toolplay", "bold"),
-        f" · {summary.get('suite', '?')} · {summary.get('assistant', '?')}"
-        f" · {summary.get('mode', '?')} · user {summary.get('user', '?')}",
+        f" · {summary.suite} · {summary.assistant} · {summary.mode} · user {summary.user}",
     )
     console.print(title)
-    uncertainty = summary_uncertainty(summary)
+    uncertainty = summary.uncertainty
     ci = [ci_header(uncertainty)] if uncertainty and uncertainty.metrics else []
     head = _table("Results", "metric", "value", *ci)
-    trials = trial_count(summary)
-    _row(head, "scenario trials" if trials > 1 else "scenarios", fmt(summary.get("scenarios")))
-    _row(head, "completed", fmt(summary.get("completed")))
-    _row(head, "infrastructure errors", fmt(summary.get("errors")))
-    for key, value in ordered_metrics(summary.get("metrics") or {}):
+    trials = summary.trials.k
+    _row(head, "scenario trials" if trials > 1 else "scenarios", fmt(summary.scenarios))
+    _row(head, "completed", fmt(summary.completed))
+    _row(head, "infrastructure errors", fmt(summary.errors))
+    for key, value in ordered_metrics(summary.metrics):
         if key not in COUNT_KEYS:  # counts are the rows above
             interval = uncertainty.metrics.get(key) if uncertainty else None
             cell = interval_text(interval) if interval else ""  # counts have none
             _row(head, key, fmt(value), *([cell] if ci else []))
-    headline = summary.get("metrics") or {}
+    headline = summary.metrics.values()
     for key, interval in uncertainty.metrics.items() if uncertainty else ():
         if key not in headline:  # a scorer that declares no parts: its mean scenario score
             _row(head, key, fmt(interval.estimate), interval_text(interval))
     console.print(head)
-    for key, title_text in GROUP_SECTIONS:
-        groups = summary.get(key)
-        if not isinstance(groups, dict) or not groups:
-            continue
+    titles = dict(GROUP_SECTIONS)
+    for key, groups in summary_breakdowns(summary).items():
         columns, rows = group_table(groups)
-        if uncertainty is not None:
-            intervals = uncertainty.breakdowns.get(key)
-            columns, rows = with_intervals(columns, rows, intervals, ci_header(uncertainty))
-        table = _table(title_text, key.removeprefix("by_").rstrip("s"), *columns)
-        for name, values in rows:
-            _row(table, name, *(fmt(values.get(c)) for c in columns))
+        cells = with_intervals(
+            columns,
+            rows,
+            uncertainty.breakdowns.get(key) if uncertainty else None,
+            ci_header(uncertainty) if uncertainty else "",
+        )
+        table = _table(titles[key], key.removeprefix("by_").rstrip("s"), *cells[0])
+        for name, values in cells[1]:
+            _row(table, name, *(fmt(values.get(c)) for c in cells[0]))
         console.print(table)
-    for key in ("counts", "error_types"):
-        value = summary.get(key)
-        if isinstance(value, dict) and value:
-            parts = [f"{k} {fmt(v)}" for k, v in flatten(value).items()]
-            console.print(Text(f"{key.replace('_', ' ')}: " + " · ".join(parts)), soft_wrap=True)
+    if summary.counts is not None:
+        parts = [f"{k} {fmt(v)}" for k, v in summary.counts.model_dump().items()]
+        console.print(Text("counts: " + " · ".join(parts)), soft_wrap=True)
+    if summary.error_types:
+        parts = [f"{k} {fmt(v)}" for k, v in summary.error_types.items()]
+        console.print(Text("error types: " + " · ".join(parts)), soft_wrap=True)
     _render_trials(summary, console)
     render_trial_power(summary, console)
     _render_termination(summary, console)
-    usage = summary.get("usage") or {}
-    if usage.get("calls"):
+    usage = summary.usage
+    if usage.calls:
         console.print(
             Text(
-                f"tokens: {fmt(usage.get('prompt_tokens', 0))} prompt + "
-                f"{fmt(usage.get('completion_tokens', 0))} completion "
-                f"in {fmt(usage['calls'])} model call(s)"
+                f"tokens: {fmt(usage.prompt_tokens)} prompt + "
+                f"{fmt(usage.completion_tokens)} completion "
+                f"in {fmt(usage.calls)} model call(s)"
             )
         )
-    for error in summary.get("error_list") or []:
-        message = str(error.get("error") or "").strip().splitlines()
+    for error in summary.error_list:
+        message = (error.error or "").strip().splitlines()
         line = Text("error ", style="red")
-        line.append(f"{error.get('scenario_id')} (trial {error.get('trial')}): ")
+        line.append(f"{error.scenario_id} (trial {error.trial}): ")
         line.append(message[0] if message else "(no message)")
         console.print(line, soft_wrap=True)
 
 
-def _render_trials(summary: dict[str, Any], console: Console) -> None:
-    rows = trial_rows(summary)
-    if not rows or trial_count(summary) < 2:
+def _render_trials(summary: RunSummary, console: Console) -> None:
+    rows = trial_rows(summary.trials)
+    if not rows or summary.trials.k < 2:
         return  # with one trial pass^1 is the perfect rate and there is no spread to show
-    section = summary["trials"]
-    uncertainty = summary_uncertainty(summary)
+    section = summary.trials
+    uncertainty = summary.uncertainty
     passes = uncertainty.pass_hat_k if uncertainty else {}
     ci = [ci_header(uncertainty)] if uncertainty and passes else []
     table = _table("Trials: pass^k", "k", "pass^k", *ci, "scenarios with k trials")
@@ -128,19 +124,19 @@ def _render_trials(summary: dict[str, Any], console: Console) -> None:
         interval = [interval_text(passes.get(row.k))] if ci else []
         _row(table, row.k, fmt(row.pass_hat_k), *interval, fmt(row.scenarios))
     console.print(table)
-    if section.get("score_mean") is not None:
-        spread = fmt({"mean": section.get("score_mean"), "std": section.get("score_std")})
+    if section.score_mean is not None:
+        spread = f"{fmt(section.score_mean)} ± {fmt(section.score_std)}"
         console.print(Text(f"score over trials: {spread} (mean ± std of per-trial means)"))
 
 
-def _render_termination(summary: dict[str, Any], console: Console) -> None:
-    counts = summary.get("termination") or {}
-    total = sum(int(v) for v in counts.values())
+def _render_termination(summary: RunSummary, console: Console) -> None:
+    counts = summary.termination
+    total = sum(counts.values())
     if not total:
         return
     table = _table("How conversations ended", "reason", "count", "share")
-    for reason, count in sorted(counts.items(), key=lambda kv: (-int(kv[1]), kv[0])):
-        _row(table, reason, fmt(int(count)), f"{int(count) / total:.0%}")
+    for reason, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        _row(table, reason, fmt(count), f"{count / total:.0%}")
     console.print(table)
 
 

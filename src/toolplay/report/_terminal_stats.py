@@ -5,22 +5,17 @@ Like `_terminal`, every value goes out as `Text`, so nothing from a run is read 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from toolplay.report._intervals import (
-    method_note,
-    power_rows,
-    power_sentences,
-    summary_uncertainty,
-)
+from toolplay.report._intervals import method_note, power_rows, power_sentences
 from toolplay.report._metrics import fmt
 from toolplay.report._significance import Significance
 from toolplay.report._significance_cells import difference_cells, listed_ids, significance_note
+from toolplay.runs import RunSummary
 from toolplay.scoring import PairedDifference
 
 __all__ = ["render_significance", "render_trial_power"]
@@ -37,14 +32,14 @@ def _note(console: Console, text: str) -> None:
     console.print(Text(text, style="dim"), soft_wrap=True)
 
 
-def render_trial_power(summary: Mapping[str, Any], console: Console) -> None:
+def render_trial_power(summary: RunSummary, console: Console) -> None:
     """Print how many trials are enough (runs with several trials), and how intervals were made.
 
     Args:
         summary: A run's summary; nothing is printed without an `uncertainty` section.
         console: Where to print.
     """
-    uncertainty = summary_uncertainty(summary)
+    uncertainty = summary.uncertainty
     if uncertainty is None:
         return
     power = uncertainty.trials

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from toolplay.clients import ModelOptions, ResponseCache
-from toolplay.messages import Message, TerminationReason, ToolCall, Usage
+from toolplay.messages import Message, ModelExchange, TerminationReason, ToolCall, Usage
 from toolplay.scenarios import Scenario
 
 
@@ -70,6 +70,8 @@ class AssistantTurn:
     content: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage = field(default_factory=Usage)
+    exchange: ModelExchange | None = None
+    """What the model behind it was sent and said (chat-model assistants; None otherwise)."""
 
 
 @dataclass(frozen=True)

@@ -132,4 +132,9 @@ class ChatAssistant(ChatModelRole):
         reply = await self.client.complete(
             request, calls_so_far(context.messages), trial=context.trial
         )
-        return AssistantTurn(content=reply.content, tool_calls=reply.tool_calls, usage=reply.usage)
+        return AssistantTurn(
+            content=reply.content,
+            tool_calls=reply.tool_calls,
+            usage=reply.usage,
+            exchange=reply.exchange if self.model_settings.record_exchanges else None,
+        )

@@ -12,7 +12,9 @@ Declare a `context` parameter to also get the `AssistantContext` (scenario id, t
 messages); like every assistant under test, it holds nothing of the reference solution.
 `module` may be a dotted module name or a path to a `.py` file. An exception from the function
 is the assistant's failure (`assistant_error`), except `toolplay.roles.InfrastructureError`,
-which marks the scenario as an infrastructure error to retry on resume.
+which marks the scenario as an infrastructure error to retry on resume. The first exception
+of a run is logged as a warning with its traceback (the CLI prints the message, and the
+traceback with `--debug`), so a bug in your code is not hidden behind a termination count.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,6 +33,8 @@ from toolplay.clients import RoleOptionError, TransientError, parse_completion
 from toolplay.faults import AssistantError, InfrastructureError
 from toolplay.roles._base import Assistant, AssistantContext, AssistantTurn, RoleRequest
 from toolplay.roles._chat import calls_so_far, openai_messages
+
+logger = logging.getLogger(__name__)
 
 
 def load_callable(target: str) -> Callable[..., Any]:
@@ -91,6 +96,7 @@ class PythonAssistant:
         except (TypeError, ValueError):
             parameters = {}  # type: ignore[assignment]
         self._wants_context = "context" in parameters
+        self._reported = False
 
     async def respond(self, context: AssistantContext) -> AssistantTurn:
         """Hand the conversation to the function and read its answer."""
@@ -110,6 +116,17 @@ class PythonAssistant:
         except (InfrastructureError, AssistantError):
             raise
         except Exception as exc:
+            if not self._reported:  # the user's own bug: say it once, where it happened
+                self._reported = True
+                logger.warning(
+                    "%s raised %r in %s trial %d (its first failure; such scenarios end as "
+                    "assistant_error; toolplay --debug shows the traceback)",
+                    self.name,
+                    exc,
+                    context.scenario_id,
+                    context.trial,
+                    exc_info=exc,
+                )
             raise AssistantError(f"{self.name} raised {exc!r}") from exc
         return to_turn(result, calls_so_far(context.messages))
 

@@ -3,6 +3,7 @@
 (One conversation is `toolplay.conversation`.)
 """
 
+from toolplay.runs._baselines import CEILING, FLOOR, Baselines, play_baselines
 from toolplay.runs._cache import CacheError, SqliteResponseCache
 from toolplay.runs._config import (
     CONFIG_VERSION,
@@ -22,7 +23,9 @@ from toolplay.runs._lines import (
     TrajectoryLine,
 )
 from toolplay.runs._preflight import RunError
+from toolplay.runs._resume import default_out, stored_settings
 from toolplay.runs._runner import (
+    RunStats,
     execute_run,
     load_summary,
     open_run,
@@ -46,6 +49,10 @@ from toolplay.runs._trials import TrialStatistics, pass_hat_k, succeeded, trial_
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
 
 __all__ = [
+    "CEILING",
+    "FLOOR",
+    "Baselines",
+    "play_baselines",
     "SCHEMAS",
     "TRAJECTORY_LINE",
     "ChangeLine",
@@ -63,6 +70,7 @@ __all__ = [
     "RunConfig",
     "RunError",
     "RunHeader",
+    "RunStats",
     "RunSummary",
     "RunUncertainty",
     "SelectionError",
@@ -71,6 +79,7 @@ __all__ = [
     "apply_options",
     "build_summary",
     "carried_augmentations",
+    "default_out",
     "execute_run",
     "load_summary",
     "migrate_config",
@@ -84,6 +93,7 @@ __all__ = [
     "scenario_info",
     "select_scenarios",
     "stored_config",
+    "stored_settings",
     "succeeded",
     "trajectory_records",
     "trial_statistics",

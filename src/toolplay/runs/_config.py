@@ -15,9 +15,11 @@ from these models.
 
 Version 1 configs (before the settings were typed: one flat `options` dict and a top-level
 `system_prompt`) are migrated on load, so run folders written then keep resuming and scoring.
-Version 2 configs were played with toolplay's context-rich assistant prompt and its own user
-briefing, the defaults then: they migrate to `play.prompt_context=true` and
-`play.user_simulator=toolplay`, so a resumed run goes on as it started.
+Version 3 added `suite_fingerprint` (and stores suite paths absolute, `runs._suite_pin`); a
+version 2 config has no fingerprint (None: not checked) and keeps its suite spec as typed.
+Version 2 and 3 configs were played with toolplay's context-rich assistant prompt and its own
+user briefing, the defaults then: they migrate to `play.prompt_context=true` and
+`play.user_simulator=toolplay` (version 4), so a resumed run goes on as it started.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from toolplay.conversation import PlaySettings
 from toolplay.scenarios import check_augmentation
 from toolplay.scoring import ScoringSettings, UncertaintySettings
 
-CONFIG_VERSION = 3
+CONFIG_VERSION = 4
 USER_PREFIX = "user_"
 CI_PREFIX = "ci_"
 _SECTIONS = ("assistant_model", "user_model", "play", "scoring", "uncertainty")
@@ -82,7 +84,15 @@ class RunConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: int = Field(default=CONFIG_VERSION, description="Format version of this config.")
-    suite: str = Field(default="quick", description="Suite name, NAME:ARG importer, or path.")
+    suite: str = Field(
+        default="quick",
+        description="Suite name, NAME:ARG importer, or path (stored with absolute paths).",
+    )
+    suite_fingerprint: str | None = Field(
+        default=None,
+        description="SHA-256 of the files the suite was read from when the run started (None "
+        "for a built-in suite); --resume and score refuse a suite whose files changed.",
+    )
     mode: str | None = Field(default=None, description="Mode of play (default: the suite's).")
     assistant: str = Field(default="oracle", description="Assistant spec, e.g. oracle.")
     user: str = Field(default="scripted", description="User spec, e.g. scripted.")
@@ -134,13 +144,14 @@ class RunConfig(BaseModel):
 
 def migrate_config(data: dict[str, Any]) -> dict[str, Any]:
     """A stored config of any version, in the current format (version 1: flat `options`;
-    version 2: the former prompt defaults, see the module docstring)."""
+    versions 2 and 3: the former prompt defaults; version 2: no `suite_fingerprint`, which stays
+    None)."""
     # a stored version 1 config has a flat `options`; a config built now may omit `version`
     legacy = "options" in data or "system_prompt" in data
     version = data.get("version", 1 if legacy else CONFIG_VERSION)
     if version >= CONFIG_VERSION:
         return data
-    if version == 2:
+    if version in (2, 3):
         play = dict(data.get("play") or {})
         play.setdefault("prompt_context", True)
         play.setdefault("user_simulator", "toolplay")

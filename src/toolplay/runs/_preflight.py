@@ -7,6 +7,7 @@ and any model is built; `open_run` repeats them under the store's exclusive lock
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -39,14 +40,35 @@ def check_paths(config: RunConfig) -> None:
         raise RunError(f"{out}: not a directory (--out names the run directory)")
     if store_file.exists() and not config.resume:
         raise RunError(f"{out}: already holds a run; pass --resume to continue it or choose --out")
-    if config.resume and not store_file.exists():
-        raise RunError(f"{out}: nothing to resume (no {RunStore.FILENAME})")
+    # `--resume` on a folder without a run starts it (see `runs._resume`).
 
 
-def check_identity(stored: Any, config: RunConfig) -> None:
-    """Refuse to resume a stored run under another configuration, naming what differs."""
+def check_identity(
+    stored: Any, config: RunConfig, pin: Callable[[str], str] = lambda spec: spec
+) -> None:
+    """Refuse to resume a stored run under another configuration, naming what differs.
+
+    `pin` puts a suite spec in its stored form (absolute paths), so a run stored before suite
+    paths were stored absolute still matches; a run stored without a suite fingerprint does
+    not have it checked.
+    """
     current = run_identity(config)
     stored = stored_identity(stored, config)
+    if isinstance(stored, dict):
+        stored = dict(stored)
+        if isinstance(stored.get("suite"), str):
+            stored["suite"] = pin(stored["suite"])
+        if stored.get("suite_fingerprint") is None:
+            stored.pop("suite_fingerprint", None)
+            current.pop("suite_fingerprint", None)
+        elif stored.get("suite") == current.get("suite") and stored.get(
+            "suite_fingerprint"
+        ) != current.get("suite_fingerprint"):
+            raise RunError(
+                f"{config.out}: --resume: the files of suite {config.suite} changed since the "
+                "run was stored (their fingerprint differs); start a new run, or restore the "
+                "files"
+            )
     if stored is None or stored == current:
         return
     if not isinstance(stored, dict):
@@ -70,11 +92,12 @@ def check_identity(stored: Any, config: RunConfig) -> None:
     )
 
 
-def check_out(config: RunConfig) -> None:
+def check_out(config: RunConfig, pin: Callable[[str], str] = lambda spec: spec) -> None:
     """Refuse, before anything is loaded or created, a run that cannot start in `config.out`.
 
-    The directory must be a folder that holds a run exactly when `--resume` is given, and a
-    resumed run must have been stored with this configuration. `open_run` checks again under
+    The directory must be a folder that holds no run unless `--resume` is given (which on an
+    empty or missing folder starts the run), and a resumed run must have been stored with this
+    configuration. `open_run` checks again under
     the store's lock; checking first keeps a run that cannot start from creating its response
     cache or loading a model.
 
@@ -82,9 +105,9 @@ def check_out(config: RunConfig) -> None:
         RunError: naming the directory and the reason.
     """
     check_paths(config)
-    if config.resume:
+    if config.resume and (config.out / RunStore.FILENAME).exists():
         store = RunStore.in_dir(config.out)
         try:
-            check_identity(store.get_meta("config"), config)
+            check_identity(store.get_meta("config"), config, pin)
         finally:
             store.close()

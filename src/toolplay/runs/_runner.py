@@ -26,8 +26,10 @@ import asyncio
 import json
 import logging
 import traceback
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -49,6 +51,7 @@ from toolplay.runs._preflight import (
 )
 from toolplay.runs._restore import restore_files, stored_records
 from toolplay.runs._select import select_scenarios
+from toolplay.runs._suite_pin import fingerprint, pin_suite, suite_path
 from toolplay.runs._summary import RunHeader, RunSummary, build_summary
 from toolplay.scenarios import Scenario, Suite
 from toolplay.scoring import (
@@ -59,6 +62,7 @@ from toolplay.scoring import (
 )
 from toolplay.store import (
     CONFIG_FILE,
+    SCENARIO_INFO,
     SUITE_IDS,
     SUMMARY_FILE,
     RunStore,
@@ -69,11 +73,25 @@ from toolplay.store import (
 
 logger = logging.getLogger(__name__)
 
+_PENDING_WRITES = 8
+"""Finished trials whose writes may be queued at once (bounds memory; plays wait beyond it)."""
+
 _UNCERTAINTY = "uncertainty"
 """Store meta key of the interval settings (not part of the run's identity)."""
 
 Progress = Callable[[int, int], None]
 """Called with (finished, total) after every scenario trial."""
+
+
+@dataclass
+class RunStats:
+    """What a run did beside its results, for the person watching (never stored: a resumed
+    or cached run must give the same files): how many model calls the response cache served."""
+
+    cache_hits: int = 0
+    cache_misses: int = 0
+
+
 R = TypeVar("R", Assistant, User)
 
 
@@ -109,14 +127,48 @@ def fit_to_recording(
     return config if trials == config.trials else config.model_copy(update={"trials": trials})
 
 
-def open_run(config: RunConfig) -> RunStore:
+def pin_config(config: RunConfig, catalog: Catalog) -> tuple[RunConfig, Callable[[str], str]]:
+    """`config` with its suite pinned (absolute paths, fingerprint; `runs._suite_pin`), and the
+    pinning function, for comparing with a stored run's spec."""
+    importers, suites = set(catalog.importers), set(catalog.suites)
+
+    def pin(spec: str) -> str:
+        return pin_suite(spec, importers, suites)
+
+    spec = pin(config.suite)
+    found = fingerprint(suite_path(spec, importers, suites))
+    return config.model_copy(update={"suite": spec, "suite_fingerprint": found}), pin
+
+
+def check_suite_unchanged(run_dir: Path, config: RunConfig, catalog: Catalog) -> None:
+    """Refuse to re-score a run whose suite is gone or whose files changed (clear reasons).
+
+    Raises:
+        RunError: The suite's path no longer exists, or its fingerprint differs.
+    """
+    path = suite_path(config.suite, set(catalog.importers), set(catalog.suites))
+    if path is None:
+        return
+    if not path.exists():
+        raise RunError(
+            f"{run_dir}: the run's suite {path} no longer exists (moved or deleted?); the run "
+            f"was made with --suite {config.suite}"
+        )
+    if config.suite_fingerprint is not None and fingerprint(path) != config.suite_fingerprint:
+        raise RunError(
+            f"{run_dir}: the files of suite {path} changed since the run was made (their "
+            "fingerprint differs); scoring would not be of the scenarios that were played"
+        )
+
+
+def open_run(config: RunConfig, pin: Callable[[str], str] = lambda spec: spec) -> RunStore:
     """Create the run directory and store, or reopen it for `--resume`."""
     out = config.out
     check_paths(config)
     out.mkdir(parents=True, exist_ok=True)
     store = RunStore.in_dir(out, create=True, exclusive=True)
     try:
-        check_identity(store.get_meta("config"), config)
+        check_identity(store.get_meta("config"), config, pin)
         store.set_meta("config", run_identity(config))
         damaged = store.discard_damaged()
         if damaged:
@@ -187,8 +239,17 @@ def scenario_info(scenario: Scenario) -> ScenarioInfo:
         categories=list(scenario.categories),
         evaluation=scenario.evaluation,
         split=scenario.split,
+        domain=scenario.domain,
         augmentation=scenario.augmentation,
         base_id=scenario.base_id,
+    )
+
+
+def record_scenario_info(store: RunStore, scenarios: Sequence[Scenario]) -> None:
+    """Store what reports show about each selected scenario (they never load the suite)."""
+    store.set_meta(
+        SCENARIO_INFO,
+        {s.id: scenario_info(s).model_dump(mode="json", exclude_none=True) for s in scenarios},
     )
 
 
@@ -222,6 +283,7 @@ async def execute_run(
     catalog: Catalog | None = None,
     progress: Progress | None = None,
     context: ScoringContext | None = None,
+    stats: RunStats | None = None,
 ) -> RunSummary:
     """Run `config` to completion and return the summary (also written to summary.json).
 
@@ -231,10 +293,13 @@ async def execute_run(
             the installed plugins and `config.plugins`).
         progress: Called with (finished, total) as trials finish.
         context: Scoring resources (default: what the suite's scorers need, loaded lazily).
+        stats: Filled with what the run did beside its results (cache hits).
     """
-    check_out(config)
     catalog = _catalog(config, catalog)
-    suite = catalog.load_suite(config.suite)
+    typed = config.suite  # loaded as typed, so errors name files as the user wrote them
+    config, pin = pin_config(config, catalog)
+    check_out(config, pin)
+    suite = catalog.load_suite(typed)
     mode_name = suite.mode(config.mode)
     try:
         mode = catalog.mode(mode_name)
@@ -261,7 +326,7 @@ async def execute_run(
         )
         config = fit_to_recording(config, assistant, scenarios)
         context = context or catalog.scoring_context(scenarios, config.scoring)
-        store = open_run(config)
+        store = open_run(config, pin)
     except BaseException:
         if cache is not None:
             cache.close()
@@ -269,32 +334,40 @@ async def execute_run(
     roles = role_settings(assistant, user)
     try:
         store.set_meta("roles", roles)
-        store.set_meta(SUITE_IDS, sorted(s.id for s in suite.scenarios))
+        store.set_meta(SUITE_IDS, sorted(e.id for e in suite.entries()))
+        record_scenario_info(store, scenarios)
         store.set_meta(_UNCERTAINTY, config.uncertainty.model_dump(mode="json"))
         write_json(config.out / CONFIG_FILE, config.model_dump(mode="json"))
         restore_files(store, config.out)
         done = store.done()
         todo = [(s, t) for s in scenarios for t in range(config.trials) if (s.id, t) not in done]
         total, finished = len(scenarios) * config.trials, len(scenarios) * config.trials - len(todo)
-        gate = asyncio.Semaphore(config.concurrency)
         writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolplay-store")
+        loop = asyncio.get_running_loop()
+        writes: deque[asyncio.Future[None]] = deque()
+
+        def written(future: asyncio.Future[None]) -> None:
+            nonlocal finished
+            if future.cancelled() or future.exception() is not None:
+                return  # raised where the write is awaited
+            finished += 1
+            if progress:
+                progress(finished, total)
 
         async def one(scenario: Scenario, trial: int) -> None:
-            nonlocal finished
-            async with gate:
-                try:
-                    setup = catalog.setup(scenario)
-                    if isinstance(assistant, Recording):
-                        trajectory = assistant.recorded(setup, trial)
-                    else:
-                        request = PlayRequest(setup, assistant, user, trial, config.play)
-                        trajectory = await mode.play(request)
-                except Exception as exc:  # a harness bug: recorded, retried on resume
-                    logger.exception("%s trial %d: playing failed", scenario.id, trial)
-                    trajectory = _harness_failure(
-                        scenario, trial, mode_name, assistant, user, f"harness error: {exc!r}"
-                    )
-                    setup = None
+            try:
+                setup = catalog.setup(scenario)
+                if isinstance(assistant, Recording):
+                    trajectory = assistant.recorded(setup, trial)
+                else:
+                    request = PlayRequest(setup, assistant, user, trial, config.play)
+                    trajectory = await mode.play(request)
+            except Exception as exc:  # a harness bug: recorded, retried on resume
+                logger.exception("%s trial %d: playing failed", scenario.id, trial)
+                trajectory = _harness_failure(
+                    scenario, trial, mode_name, assistant, user, f"harness error: {exc!r}"
+                )
+                setup = None
             trajectory = trajectory.model_copy(update={"scenario": scenario_info(scenario)})
             failed = trajectory.termination == "infrastructure_error"
             error = trajectory.error if failed else None
@@ -324,21 +397,38 @@ async def execute_run(
                     error=error,
                 )
 
-            await asyncio.get_running_loop().run_in_executor(writer, persist)
-            finished += 1
-            if progress:
-                progress(finished, total)
+            # The write overlaps the next play; progress is reported when it has committed.
+            future = loop.run_in_executor(writer, persist)
+            future.add_done_callback(written)
+            writes.append(future)
+            while writes and (len(writes) > _PENDING_WRITES or writes[0].done()):
+                await writes.popleft()  # a failed write raises here
+            await asyncio.sleep(0)  # let committed writes report before the next play
+
+        pending = iter(todo)
+
+        async def worker() -> None:
+            # `concurrency` workers take trials in order: a trial is played only when a
+            # worker is free, so progress moves as trials finish even when playing never
+            # waits (the oracle), instead of every play running before the first write.
+            for scenario, trial in pending:
+                await one(scenario, trial)
 
         if progress:
             progress(finished, total)
         try:
-            await asyncio.gather(*(one(s, t) for s, t in todo))
+            workers = max(1, min(config.concurrency, len(todo)))
+            await asyncio.gather(*(worker() for _ in range(workers)))
+            while writes:
+                await writes.popleft()
         finally:
             writer.shutdown(wait=True)
         if cache is not None:
             logger.info(
                 "response cache %s: %d hits, %d misses", cache.path, cache.hits, cache.misses
             )
+            if stats is not None:
+                stats.cache_hits, stats.cache_misses = cache.hits, cache.misses
         header = run_header(config, suite, mode_name, context, roles, catalog.plugins)
         summary = build_summary(
             scenarios, store.results(), header, catalog.scorers, uncertainty=config.uncertainty
@@ -387,6 +477,7 @@ def rescore_run(
         config = stored_config(run_dir, store)
         wanted = list(dict.fromkeys([*config.plugins, *plugins]))
         catalog = _catalog(config.model_copy(update={"plugins": wanted}), catalog)
+        check_suite_unchanged(run_dir, config, catalog)
         suite = catalog.load_suite(config.suite)
         mode = suite.mode(config.mode)
         scenarios = select_scenarios(suite, config.limit, config.augment)
@@ -404,6 +495,7 @@ def rescore_run(
             )
             store.update_score(result.scenario_id, result.trial, score.model_dump(mode="json"))
         restore_files(store, run_dir)  # the files follow the new scores (and any damage heals)
+        record_scenario_info(store, scenarios)  # runs stored before trajectories carried it
         header = run_header(config, suite, mode, context, roles, catalog.plugins)
         settings = uncertainty or _stored_uncertainty(store)
         store.set_meta(_UNCERTAINTY, settings.model_dump(mode="json"))

@@ -12,21 +12,15 @@
 
 Either way the result depends only on the suite and the stored `augment` list, so
 `--resume` and `toolplay score` find the same scenarios again. Order: the suite's order,
-augmentation by augmentation when applying; `--limit` cuts the result.
+augmentation by augmentation when applying; `--limit` cuts the result. Only the scenarios
+selected are built (a lazy suite, `toolplay.scenarios._lazy`, builds each on first use).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolplay.scenarios import (
-    COMPOSE,
-    SCRAMBLE_BASE,
-    Scenario,
-    Suite,
-    augmentation_of,
-    augmentation_variant,
-)
+from toolplay.scenarios import COMPOSE, SCRAMBLE_BASE, Scenario, Suite, augmentation_variant
 
 __all__ = ["SelectionError", "carried_augmentations", "select_scenarios"]
 
@@ -37,9 +31,10 @@ class SelectionError(ValueError):
 
 def carried_augmentations(suite: Suite) -> list[str]:
     """The augmentation settings a suite's scenarios carry (empty: the suite has none)."""
-    if not any(s.augmentation for s in suite.scenarios):
+    entries = suite.entries()
+    if not any(e.augmentation for e in entries):
         return []
-    return list(dict.fromkeys(augmentation_of(s) for s in suite.scenarios))
+    return list(dict.fromkeys(e.setting for e in entries))
 
 
 def select_scenarios(
@@ -52,8 +47,9 @@ def select_scenarios(
     """
     names = list(dict.fromkeys(augment))
     if not names:
-        chosen = list(suite.scenarios)
-    elif carried := carried_augmentations(suite):
+        # only the selected scenarios are built (a lazy suite builds each on first use)
+        return list(suite.scenarios[:limit] if limit else suite.scenarios)
+    if carried := carried_augmentations(suite):
         missing = [n for n in names if n not in carried]
         renamed = [n for n in missing if f"{SCRAMBLE_BASE}{COMPOSE}{n}" in carried]
         if renamed:
@@ -69,7 +65,8 @@ def select_scenarios(
                 f"{missing[0]!r} is not one of them (to apply it, run the base scenarios "
                 f"from a folder, e.g. --suite {suite.source or 'PATH'})"
             )
-        chosen = [s for s in suite.scenarios if augmentation_of(s) in names]
+        picked = [i for i, e in enumerate(suite.entries()) if e.setting in names]
+        chosen = [suite.scenarios[i] for i in (picked[:limit] if limit else picked)]
     else:
         chosen = []
         for name in names:

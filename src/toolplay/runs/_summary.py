@@ -113,6 +113,11 @@ class RunSummary(BaseModel):
     metrics: MetricValues = Field(description="The headline metrics (see the glossary).")
     by_category: dict[str, MetricValues] = Field(default_factory=dict)
     by_augmentation: dict[str, MetricValues] | None = None
+    by_domain: dict[str, MetricValues] | None = Field(
+        default=None,
+        description="The method's metrics per application domain (`Scenario.domain`), with "
+        "counts; present when the run's scenarios name a domain (AutoDE).",
+    )
     counts: ToolTalkTotals | None = None
     error_types: dict[str, int] | None = None
     splits: dict[str, ToolTalkGroup] | None = None
@@ -168,6 +173,7 @@ def build_summary(
     )
     method = aggregate(scored, scorers)
     by_augmentation = _by_augmentation(scenarios, scored, scorers)
+    by_domain = _by_domain(scenarios, scored, scorers)
     return RunSummary(
         **header.model_dump(exclude={"trials"}),
         scenarios=len(scenarios) * header.trials,
@@ -181,6 +187,7 @@ def build_summary(
         metrics=method.metrics,
         by_category=method.by_category if method.by_category is not None else _by_category(scored),
         by_augmentation=by_augmentation or None,
+        by_domain=by_domain or None,
         counts=method.counts,
         error_types=method.error_types,
         splits=method.splits,
@@ -205,6 +212,22 @@ def _by_augmentation(
     for record in scored:
         groups[augmentation_of(record.scenario)].append(record)
     return {name: _with_counts(aggregate(group, scorers), group) for name, group in groups.items()}
+
+
+def _by_domain(
+    scenarios: Sequence[Scenario], scored: Sequence[Scored], scorers: Mapping[str, Scorer]
+) -> dict[str, MetricValues]:
+    """The method's metrics per application domain, plus counts (scenarios without one are
+    grouped as `other`); present only when some scenario names its domain."""
+    if not any(s.domain for s in scenarios):
+        return {}
+    groups: dict[str, list[Scored]] = {s.domain or "other": [] for s in scenarios}
+    for record in scored:
+        groups[record.scenario.domain or "other"].append(record)
+    return {
+        name: _with_counts(aggregate(groups[name], scorers), groups[name])
+        for name in sorted(groups)
+    }
 
 
 def _with_counts(summary: MethodSummary, group: Sequence[Scored]) -> MetricValues:

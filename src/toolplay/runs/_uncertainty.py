@@ -145,6 +145,14 @@ def run_uncertainty(
             settings,
             scorers,
         )
+    if any(r.scenario.domain for r in kept):
+        breakdowns["by_domain"] = _breakdown(
+            "by_domain",
+            _grouped(kept, lambda s: [s.domain or "other"]),
+            lambda parts: parts.primary,
+            settings,
+            scorers,
+        )
     split = [r for r in kept if parts_of(scorers, r.scenario.evaluation).splits]
     if split:
         breakdowns["splits"] = _breakdown(

@@ -4,6 +4,7 @@ from toolplay.scenarios._autode import autode_suite
 from toolplay.scenarios._autode_data import import_autode_data
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
+from toolplay.scenarios._lazy import LazyScenarios, ScenarioEntry
 from toolplay.scenarios._load import (
     check_against_catalog,
     load_scenario_file,
@@ -51,6 +52,7 @@ from toolplay.scenarios._suites import (
 from toolplay.scenarios._toolsandbox import prompts as toolsandbox_prompts
 from toolplay.scenarios._toolsandbox import toolsandbox_suite
 from toolplay.scenarios._tooltalk import import_tooltalk, load_databases, tooltalk_turns
+from toolplay.scenarios._variant_suite import index_path, variant_index
 from toolplay.scenarios._variants import (
     AUGMENTATION_SETTINGS,
     COMPOSE,
@@ -67,6 +69,10 @@ from toolplay.scenarios._variants import (
 __all__ = [
     "toolsandbox_prompts",
     "toolsandbox_suite",
+    "LazyScenarios",
+    "ScenarioEntry",
+    "index_path",
+    "variant_index",
     "autode_suite",
     "import_autode_data",
     "SlotLabel",

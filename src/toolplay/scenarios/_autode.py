@@ -44,6 +44,7 @@ persona are kept in `metadata` (`label`, `autode`) for the slot scorer and repor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
-from toolplay.scenarios._load import parse_scenario
+from toolplay.scenarios._lazy import lazy_folder
+from toolplay.scenarios._load import SCENARIO_SUFFIXES, parse_scenario
 from toolplay.scenarios._model import Scenario
 from toolplay.scenarios._suites import DATA, Suite
 from toolplay.tools import Registry
@@ -186,10 +188,11 @@ def user_knowledge(script: UserScript) -> str:
     return "\n".join(lines)
 
 
-def _categories(script: UserScript, registry: Registry) -> list[str]:
+def _categories(script: UserScript) -> list[str]:
+    """Behaviour categories only: the tool's domain is the scenario's `domain`."""
     turns = "multiple_user_turn" if script.follow_ups else "single_user_turn"
     calls = "multiple_tool_call" if script.steps else "single_tool_call"
-    return [turns, calls, registry.tools[script.function].domain]
+    return [turns, calls]
 
 
 def _world(base: WorldPatch, own: WorldPatch | None) -> dict[str, Any]:
@@ -231,7 +234,8 @@ def script_scenario(
     data: dict[str, Any] = {
         "id": ID_PREFIX + script.id,
         "description": script.purpose,
-        "categories": _categories(script, registry),
+        "categories": _categories(script),
+        "domain": registry.tools[script.function].domain,
         "world": _world(base, script.world),
         "user": {
             "script": utterances,
@@ -358,9 +362,14 @@ def autode_suite(context: LoadContext, path: Path | None = None) -> Suite:
     """
     folder = path if path is not None else DATA / "autode"
     name = "autode" if path is None else f"autode:{path}"
+    scripts: Sequence[Scenario] = (
+        load_user_scripts(folder, context)
+        if path is not None
+        else lazy_folder(folder, lambda: load_user_scripts(folder, context), SCENARIO_SUFFIXES)
+    )
     return Suite(
         name,
-        load_user_scripts(folder, context),
+        scripts,
         AUTODE_DESCRIPTION,
         str(folder),
         "dynamic",

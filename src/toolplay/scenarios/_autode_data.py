@@ -268,10 +268,8 @@ def record_scenario(
     data: dict[str, Any] = {
         "id": record.uuid,
         "description": _purpose(record.background),
-        "categories": [
-            _slug(api.domain),
-            "single_user_turn" if len(users) == 1 else "multiple_user_turn",
-        ],
+        "categories": ["single_user_turn" if len(users) == 1 else "multiple_user_turn"],
+        "domain": _slug(api.domain),
         "world": {"domains": []},
         "tools": {"allow": [api.name], "api_only": [api.function]},
         "user": {

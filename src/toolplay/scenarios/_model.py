@@ -117,6 +117,11 @@ class Scenario(_Strict):
     minefields: list[Milestone] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
     split: str | None = None
+    domain: str | None = Field(
+        default=None,
+        description="The application domain it belongs to (e.g. AutoDE's API domain): the "
+        "summary breaks results down by_domain, apart from the behaviour `categories`.",
+    )
     augmentation: str | None = None
     base_id: str | None = None
     max_turns: int = Field(default=30, ge=1)

@@ -11,15 +11,17 @@ plugin's; `resolve_suite` only needs the sources and a `LoadContext`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
+from toolplay.scenarios._lazy import ScenarioEntry, entries_of, lazy_folder
 from toolplay.scenarios._load import SCENARIO_SUFFIXES, load_scenario_paths
 from toolplay.scenarios._model import Scenario
+from toolplay.scenarios._variant_suite import lazy_variant_scenarios
 from toolplay.scenarios._variants import AUGMENTATION_SETTINGS, expand_variants
 
 DATA = Path(str(resources.files("toolplay.scenarios") / "data"))
@@ -30,7 +32,8 @@ class Suite:
     """A named, ordered set of scenarios."""
 
     name: str
-    scenarios: list[Scenario]
+    scenarios: Sequence[Scenario]
+    """The scenarios in order; a `LazyScenarios` builds each on first use."""
     description: str = ""
     source: str = ""
     default_mode: str = "dynamic"
@@ -41,6 +44,10 @@ class Suite:
 
     def __len__(self) -> int:
         return len(self.scenarios)
+
+    def entries(self) -> tuple[ScenarioEntry, ...]:
+        """Id, categories and variant of every scenario, without building a lazy one."""
+        return entries_of(self.scenarios)
 
     def mode(self, requested: str | None) -> str:
         """The catalog mode that plays this suite under `requested` (None: the suite's default)."""
@@ -73,7 +80,10 @@ def folder_suite(name: str, description: str) -> SuiteLoader:
 
     def load(argument: str, context: LoadContext) -> Suite:
         folder = DATA / name
-        return Suite(name, load_scenario_paths([folder], context), description, str(folder))
+        scenarios = lazy_folder(
+            folder, lambda: load_scenario_paths([folder], context), SCENARIO_SUFFIXES
+        )
+        return Suite(name, scenarios, description, str(folder))
 
     return load
 
@@ -83,9 +93,18 @@ def variant_suite(name: str, description: str) -> SuiteLoader:
 
     def load(argument: str, context: LoadContext) -> Suite:
         folder = DATA / name
+        lazy = lazy_variant_scenarios(folder, context)
+        if lazy is not None:  # a current index: build only what is used (`_lazy`)
+            scenarios, index = lazy
+            extra: dict[str, object] = {
+                "bases": index["bases"],
+                "augmentations": list(index["augmentations"]),
+                "skipped_variants": [(vid, why) for vid, why in index["skipped"]],
+            }
+            return Suite(name, scenarios, description, str(folder), extra=extra)
         bases = load_scenario_paths([folder], context)
         expanded = expand_variants(bases, context, source=str(folder))
-        extra: dict[str, object] = {
+        extra = {
             "bases": len(bases),
             "augmentations": list(AUGMENTATION_SETTINGS),
             "skipped_variants": [(v.variant_id, v.reason) for v in expanded.skipped],

@@ -225,6 +225,27 @@ def _note(skipped: list[SkippedVariant], base_id: str, name: str, skip: VariantS
         skipped.append(SkippedVariant(variant_id, skip.reason))
 
 
+def base_with_variants(
+    base: Scenario, context: LoadContext, source: str = "suite"
+) -> tuple[list[Scenario], list[SkippedVariant]]:
+    """One base as the suite plays it, then its world-state variants (and the unsound ones).
+
+    Raises:
+        ScenarioError: when the base is itself a variant (augmentation, `~`/`@` in its id).
+    """
+    if base.augmentation or STATE_SEPARATOR in base.id or AUGMENTATION_SEPARATOR in base.id:
+        raise ScenarioError(
+            source,
+            "id",
+            f"{base.id!r}: a base scenario sets no augmentation and has no ~ or @ in its id "
+            "(variants are generated)",
+        )
+    base = base.model_copy(update={"base_id": base.base_id or base.id})
+    base = with_withheld_denied(base, context)
+    variants, unsound = state_variants(base, context)
+    return [base, *variants], unsound
+
+
 def expand_variants(
     bases: Sequence[Scenario],
     context: LoadContext,
@@ -240,17 +261,8 @@ def expand_variants(
     plain: list[Scenario] = []
     skipped: list[SkippedVariant] = []
     for base in bases:
-        if base.augmentation or STATE_SEPARATOR in base.id or AUGMENTATION_SEPARATOR in base.id:
-            raise ScenarioError(
-                source,
-                "id",
-                f"{base.id!r}: a base scenario sets no augmentation and has no ~ or @ in its id "
-                "(variants are generated)",
-            )
-        base = base.model_copy(update={"base_id": base.base_id or base.id})
-        base = with_withheld_denied(base, context)
-        variants, unsound = state_variants(base, context)
-        plain += [base, *variants]
+        group, unsound = base_with_variants(base, context, source)
+        plain += group
         skipped += unsound
     for item in skipped:
         logger.info("variant %s skipped as unsound: %s", item.variant_id, item.reason)

@@ -6,7 +6,9 @@ correlation of a two-way mixed model, consistency definition, single rater (Shro
 that is uniformly stricter by a constant does not lower it.
 
 A statistic that is undefined for the data (fewer than two subjects, a constant column) is
-None, never 0.0 or NaN: "not defined" is its own answer.
+None, never 0.0 or NaN: "not defined" is its own answer. For two raters (`agreement`,
+`paired_icc`) ICC(3,1) is None whenever Pearson is: with one side constant the ANOVA formula
+still gives a number (0, or -0.0 by rounding), but it says nothing about agreement.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Agreement", "agreement", "icc_3_1", "pearson", "spearman"]
+__all__ = ["Agreement", "agreement", "icc_3_1", "paired_icc", "pearson", "spearman"]
 
 
 def _pair(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
@@ -111,6 +113,13 @@ def icc_3_1(ratings: Sequence[Sequence[float]]) -> float | None:
     return float((ms_rows - ms_error) / denom)
 
 
+def paired_icc(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """ICC(3,1) of two raters; None where Pearson is undefined (see the module docstring)."""
+    if pearson(x, y) is None:
+        return None
+    return icc_3_1(list(zip(x, y, strict=True)))
+
+
 @dataclass(frozen=True)
 class Agreement:
     """Agreement of two score lists over the same `n` subjects."""
@@ -139,5 +148,5 @@ def agreement(x: Sequence[float], y: Sequence[float]) -> Agreement:
         n=len(a),
         pearson=pearson(x, y),
         spearman=spearman(x, y),
-        icc_3_1=icc_3_1(list(zip(a.tolist(), b.tolist(), strict=True))),
+        icc_3_1=paired_icc(a.tolist(), b.tolist()),
     )

@@ -166,6 +166,14 @@ def builtin_scorers() -> list[Scorer]:
                     "mean over conversations",
                     "ToolTalk",
                 ),
+                Metric(
+                    "error_types.TYPE",
+                    "Assistant turns of failed conversations with error TYPE (premature_call, "
+                    "faulty_planning, incorrect_invocation), in the summary's `error_types`.",
+                    "count",
+                    "count, per turn as ToolTalk counts them",
+                    "ToolTalk",
+                ),
             ),
             "ToolTalk: conversation-wide greedy call matching with per-tool rules.",
             reference_check=reproduces_reference,
@@ -204,6 +212,28 @@ def builtin_scorers() -> list[Scorer]:
                     "Trials the averages are taken over.",
                     "count",
                     "count",
+                    "AutoDE",
+                ),
+                Metric(
+                    "failures.REASON",
+                    "Dialogue trials that failed for REASON: never_called, round_limit, "
+                    "parse_failure, assistant_error, wrong_function.",
+                    "count",
+                    "count",
+                    "AutoDE",
+                ),
+                Metric(
+                    "failure_reasons.TEXT",
+                    "Failed dialogue trials per reason in the reference's own wording.",
+                    "count",
+                    "count",
+                    "AutoDE",
+                ),
+                Metric(
+                    "over_trials.METRIC",
+                    "METRIC's mean ± sample std over trials (the spread AutoDE reports).",
+                    "0 to 1",
+                    "per trial: macro average over dialogues; then mean and std over trials",
                     "AutoDE",
                 ),
             ),

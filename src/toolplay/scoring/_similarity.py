@@ -19,7 +19,6 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from toolplay.scenarios import similarity_spec
 
@@ -151,6 +150,8 @@ def rows_similarity(
     sims = np.array([[row_similarity(row, target) for row in rows] for target in targets])
     with np.errstate(divide="ignore"):
         cost = np.where(sims > 0.0, -np.log(np.where(sims > 0.0, sims, 1.0)), _ZERO_COST)
+    from scipy.optimize import linear_sum_assignment  # noqa: PLC0415 (0.4 s import: startup)
+
     picked_targets, picked_rows = linear_sum_assignment(cost)
     matched = sims[picked_targets, picked_rows]
     return geometric_mean([float(v) for v in matched])

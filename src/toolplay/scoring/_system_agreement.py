@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from toolplay.scoring._agreement import icc_3_1, pearson
+from toolplay.scoring._agreement import paired_icc, pearson
 
 __all__ = ["SystemAgreement", "system_agreement"]
 
@@ -64,5 +64,5 @@ def system_agreement(
         right=right,
         points=tuple(zip(common, x, y, strict=True)),
         pearson=pearson(x, y),
-        icc_3_1=icc_3_1(list(zip(x, y, strict=True))),
+        icc_3_1=paired_icc(x, y),
     )

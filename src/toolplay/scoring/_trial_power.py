@@ -27,7 +27,6 @@ from math import sqrt
 from statistics import fmean, variance
 
 from pydantic import BaseModel, ConfigDict, Field
-from scipy.special import ndtri
 
 __all__ = [
     "DetectableDifference",
@@ -116,6 +115,8 @@ def trial_power(
     between = max(0.0, variance(means) - noise)
     n = len(known)
     k = max(len(v) for v in known.values())
+    from scipy.special import ndtri  # noqa: PLC0415 (a slow import: startup)
+
     z = float(ndtri(1.0 - (1.0 - level) / 2.0) + ndtri(power))
 
     def detectable(trials: int | None) -> DetectableDifference:

@@ -44,7 +44,6 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, Field
-from scipy.special import ndtr, ndtri
 
 __all__ = [
     "CiMethod",
@@ -259,6 +258,8 @@ def interval_from_replicates(
                 undefined=undefined,
             )
         if 0.0 < share < 1.0:
+            from scipy.special import ndtri  # noqa: PLC0415 (a slow import: startup)
+
             levels = _bca_levels(float(ndtri(share)), _acceleration(jackknife), levels)
         else:
             used = "percentile"
@@ -285,6 +286,8 @@ def _acceleration(jackknife: FloatArray) -> float:
 
 
 def _bca_levels(z0: float, acceleration: float, levels: FloatArray) -> FloatArray:
+    from scipy.special import ndtr, ndtri  # noqa: PLC0415 (a slow import: startup)
+
     z = ndtri(levels)
     shifted = z0 + z
     return np.asarray(ndtr(z0 + shifted / (1.0 - acceleration * shifted)), dtype=np.float64)

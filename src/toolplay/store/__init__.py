@@ -13,6 +13,7 @@ from toolplay.store._files import (
     write_trajectory_lines,
 )
 from toolplay.store._sqlite import (
+    SCENARIO_INFO,
     SCHEMA_VERSION,
     SUITE_IDS,
     RunStore,
@@ -23,6 +24,7 @@ from toolplay.store._sqlite import (
 
 __all__ = [
     "CONFIG_FILE",
+    "SCENARIO_INFO",
     "SCHEMA_VERSION",
     "SUITE_IDS",
     "SUMMARY_FILE",

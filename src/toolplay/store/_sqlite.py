@@ -54,6 +54,12 @@ SUITE_IDS = "suite_ids"
 """Meta key: the ids of every scenario of the run's suite (before --limit and --augment), so a
 report can tell an id the suite has from one it does not without loading the suite again."""
 
+SCENARIO_INFO = "scenario_info"
+"""Meta key: scenario id -> what a report shows about it (description, categories, split,
+augmentation, domain) for every scenario the run selected, so reports never load the suite
+(trajectories carry the same per trial; runs stored before they did get it from `toolplay
+score`)."""
+
 _ROW = "scenario_id, trial, status, trajectory, score, error, digest"
 _Row = tuple[Any, Any, Any, Any, Any, Any, Any]
 

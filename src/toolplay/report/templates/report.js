@@ -1,12 +1,32 @@
 "use strict";
 /* Scenario browser and trajectory viewer. Every piece of run data is put on the page with
    textContent or as an attribute value, never parsed as HTML. */
-(function () {
+(async function () {
   const source = document.getElementById("run-data");
   if (!source) return;
   const data = JSON.parse(source.textContent);
-  const entries = data.entries;
   const $ = (id) => document.getElementById(id);
+
+  /* The records come gzip-compressed (base64): a light index for the table, and the
+     conversations in chunks inflated only when one of theirs is opened. */
+  async function inflate(text) {
+    const raw = atob(text);
+    const bytes = new Uint8Array(raw.length);
+    for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
+  }
+  if (typeof DecompressionStream === "undefined") {
+    $("viewer").textContent = "This browser cannot read the report's compressed data " +
+      "(it needs DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 or later).";
+    return;
+  }
+  const entries = await inflate(data.index);
+  const chunks = new Map();
+  function details(e) {
+    if (!chunks.has(e.chunk)) chunks.set(e.chunk, inflate(data.chunks[e.chunk]));
+    return chunks.get(e.chunk).then((list) => Object.assign({}, e, list[e.at]));
+  }
 
   function el(tag, cls, text) {
     const node = document.createElement(tag);
@@ -141,7 +161,8 @@
       tr.classList.toggle("selected", tr.dataset.key === selected);
     }
     writeHash();
-    renderViewer(e);
+    const wanted = selected;
+    details(e).then((full) => { if (selected === wanted) renderViewer(full); });
   }
 
   function fact(label, value) {
@@ -199,6 +220,22 @@
     return JSON.stringify(c.op === "delete" ? c.before : c.after, null, 1);
   }
 
+  /* What the model was really sent and really said for this message. */
+  function exchangeBlock(x) {
+    const det = el("details", "exchange");
+    const local = x.prompt !== null && x.prompt !== undefined;
+    add(det, el("summary", null, (local ? "Exact prompt and raw output" : "Raw request and response") +
+      (x.cached ? " (served from the response cache)" : "")));
+    if (local) {
+      add(det, el("div", "who", "prompt the model read"), el("pre", null, x.prompt));
+      add(det, el("div", "who", "raw output"), el("pre", null, x.output === null ? "" : x.output));
+    } else {
+      add(det, el("div", "who", "request"), el("pre", null, pretty(x.request)));
+      add(det, el("div", "who", "response"), el("pre", null, pretty(x.response)));
+    }
+    return det;
+  }
+
   function messageNode(m, e, marks) {
     const seen = m.visible_to || [];
     let kind = "assistant", who = "Assistant";
@@ -214,7 +251,10 @@
     if (perspective !== "all" && !seen.includes(perspective)) node.classList.add("hidden-here");
     if (kind === "system") {
       const det = el("details");
-      add(det, el("summary", null, "System prompt (seen by the assistant)"), el("pre", null, m.content || ""));
+      const exact = e.messages.some((x) => x.exchange);
+      add(det, el("summary", null, "System prompt (as toolplay wrote it" +
+        (exact ? "; what the model really read is under each of its answers)" : ")")),
+        el("pre", null, m.content || ""));
       return add(node, det);
     }
     if (kind === "meta") {
@@ -236,6 +276,7 @@
         add(node, el("pre", null, pretty(m.result)));
       }
     }
+    if (m.exchange) add(node, exchangeBlock(m.exchange));
     for (const mark of marks.get(m.index) || []) add(node, mark);
     const changes = e.changes.filter((c) => c.index === m.index);
     if (changes.length) {
@@ -308,14 +349,15 @@
         if (m.fired) mark(m.message_index, el("span", "badge minefield", "✖ minefield fired: " + m.label));
       }
       if (ev.minefields.some((m) => m.fired)) {
-        const before = e.details.milestone_similarity;
+        const before = ev.before_veto;
         add(view, el("div", "error-box", "A minefield fired, so the score is 0" +
           (typeof before === "number" ? " (the milestones alone reached " + num(before) + ")." : ".")));
       }
     }
-    if (ev.matches && ev.matches.length) {
-      add(view, evidenceTable("Call matching", ev.match_columns, ev.matches));
+    if (ev.slot_rows && ev.slot_rows.length) {
+      add(view, evidenceTable("Slots: label vs prediction", ["slot", "label", "predicted", "verdict"], ev.slot_rows));
     }
+    for (const note of ev.notes || []) add(view, el("div", "notes", note));
     if (ev.calls && ev.calls.length) {
       const at = ev.call_columns.indexOf("message");
       add(view, evidenceTable("Predicted calls → ground truth", ev.call_columns,

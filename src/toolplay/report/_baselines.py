@@ -1,0 +1,83 @@
+"""A run beside its floor and its ceiling, printed after `make run` (`toolplay baselines`).
+
+A first run of a tiny local model ends with a table of small numbers; whether they mean
+anything depends on what doing nothing scores and what is possible. So the table sets the
+run's headline metrics between the floor (`no-call`) and the ceiling (`oracle`) on the same
+scenarios, says where the run's main metric sits between them, and ends with how to evaluate a
+real model and where to look next, each as a command that works as printed.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from toolplay.report._metrics import COUNT_KEYS, fmt, ordered_metrics
+from toolplay.runs import CEILING, FLOOR, Baselines, RunSummary
+
+__all__ = ["render_baselines"]
+
+
+def _position(run: float | None, floor: float | None, ceiling: float | None) -> str | None:
+    if run is None or floor is None or ceiling is None or ceiling <= floor:
+        return None
+    return f"{(run - floor) / (ceiling - floor):.0%}"
+
+
+def render_baselines(
+    summary: RunSummary, baselines: Baselines, run_dir: Path, console: Console, command: str
+) -> None:
+    """Print the run's metrics between its floor and ceiling, then the next steps.
+
+    Args:
+        summary: The run's summary.
+        baselines: The floor's and ceiling's summaries on the same scenarios.
+        run_dir: The run directory (named in the printed commands).
+        console: Where to print.
+        command: How to invoke toolplay so that the printed commands work as printed.
+    """
+    floor, ceiling = baselines
+    trials = f"{summary.scenarios} scenario trial{'' if summary.scenarios == 1 else 's'}"
+    table = Table(
+        title=f"{summary.assistant} between the floor and the ceiling "
+        f"({trials} of {summary.suite})",
+        title_justify="left",
+        title_style="bold",
+        header_style="dim",
+    )
+    table.add_column("metric", no_wrap=True)
+    for name in (f"floor ({FLOOR})", f"this run ({summary.assistant})", f"ceiling ({CEILING})"):
+        table.add_column(name, justify="right")
+    rows = [(k, v) for k, v in ordered_metrics(summary.metrics) if k not in COUNT_KEYS]
+    low, high = floor.metrics, ceiling.metrics
+    for key, value in rows:
+        low_value = dict(ordered_metrics(low)).get(key)
+        high_value = dict(ordered_metrics(high)).get(key)
+        table.add_row(*(Text(c) for c in (key, fmt(low_value), fmt(value), fmt(high_value))))
+    console.print(table)
+    primary = next((k for k, v in rows if isinstance(v, int | float)), None)
+    if primary is not None:
+        share = _position(summary.metrics.get(primary), low.get(primary), high.get(primary))
+        if share is not None:
+            console.print(
+                Text(
+                    f"On {primary}, {summary.assistant} covers {share} of the way from the floor "
+                    f"(an assistant that never calls a tool) to the ceiling (the reference "
+                    "solution)."
+                ),
+                soft_wrap=True,
+            )
+    run = shlex.quote(str(run_dir))
+    console.print(
+        Text(
+            f"To evaluate a real model: {command} run --suite {shlex.quote(summary.suite)} "
+            "--assistant openai:MODEL --base-url URL --out runs/mine (any OpenAI-compatible "
+            f"endpoint, key read from OPENAI_API_KEY), then {command} compare {run} runs/mine."
+        ),
+        soft_wrap=True,
+    )
+    console.print(Text(f"HTML report: {command} report {run}"), soft_wrap=True)

@@ -1,0 +1,206 @@
+"""A new user's first hour (issue 14): the README's commands, in order, from a fresh clone.
+
+The repository's files are copied into `WORK/toolplay` beside `WORK/shared` (the reference
+data, as in the README's `../shared/...` paths), and every command of the README's `bash`
+blocks runs there, in the README's order, as a real `toolplay` process (`toolplay_process`).
+Each command has a rule: what the README says it prints (and its exit status), or why the
+walk-through cannot run it here (a placeholder such as `MODEL`, a key, an optional extra) —
+those that need a key are still run, to check they are refused before any call. A README
+command without a rule fails the test, so a new command gets its check.
+
+`coin.py` is the README's own plugin text; `human.csv` is written as the README describes
+the format (the README does not ship one).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from .conftest import ToolplayProcess
+
+REPO = Path(__file__).parents[2]
+SHARED = (REPO / ".." / "shared").resolve()
+README = REPO / "README.md"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What the README says a command does (`expect`, exit `code`), or why it is skipped."""
+
+    pattern: str
+    expect: tuple[str, ...] = ()
+    code: int = 0
+    skip: str = ""
+    needs_shared: bool = False
+
+
+KEY = ("OPENAI_API_KEY is not set", "--api-key-env")
+RULES = [
+    Rule(r"^make (run|test)\b", skip="builds .venv (the Makefile's own targets)"),
+    Rule(r"^export OPENAI_API_KEY=", skip="a new user without a key: the next runs are refused"),
+    Rule(r"^toolplay run .*\.\.\.", skip="elided command (`...`)"),
+    Rule(r"openai:(MODEL|USER_MODEL)|replay:OUTPUTS|--base-url URL", skip="placeholder"),
+    Rule(r"^toolplay run .*--assistant openai:gpt-4o-mini", expect=KEY, code=2),
+    Rule(r"^toolplay validate --suite tooltalk:", ("passed validation",), needs_shared=True),
+    Rule(
+        r"^toolplay run --suite tooltalk:\S+ --assistant oracle",
+        ("success_rate", "1.000", "Run written to runs/tt-oracle"),
+        needs_shared=True,
+    ),
+    Rule(r"^toolplay compare runs/tt-sta runs/tt-dyn", skip="compares runs that need a model"),
+    Rule(r"^toolplay validate --suite autode( |$)", ("ok: 160 scenario(s)", "passed validation")),
+    Rule(r"^toolplay compare runs/sta runs/dyn", skip="compares runs that need a model"),
+    Rule(r"^AUTODE=", skip="sets a variable"),
+    Rule(r"^toolplay validate --suite autode-data:", ("ok: 276 scenario(s)",), needs_shared=True),
+    Rule(
+        r"^toolplay run --suite autode-data:\S+ --out runs/u_llama7b_a_codellama13b",
+        ("0.563", "0.588", "0.566", "0.566 ± 0.023", "Round limit reached"),
+        needs_shared=True,
+    ),
+    Rule(
+        r"^toolplay run --suite autode-data:\S+ --mode static --out runs/a_zephyr_static",
+        ("0.561", "0.556", "0.557"),
+        needs_shared=True,
+    ),
+    Rule(r"^toolplay compare human:llama70b=", skip="needs human and dynamic runs of 3 models"),
+    Rule(r"^(pip install|inspect )", skip="the optional Inspect extra (tests/integrations)"),
+    Rule(
+        r"^toolplay (import-inspect|report runs/inspect|compare runs/inspect)",
+        skip="an Inspect log",
+    ),
+    Rule(r"^toolplay run --suite quick --assistant no-call --out runs/no-call", ("completed",)),
+    Rule(r"^toolplay report runs/no-call", ("Report written to runs/no-call/report.html",)),
+    Rule(
+        r"^toolplay --plugin coin.py run .*coin:steady",
+        ("similarity", "0.700", "0.637–0.757", "0.430", "0.330–0.520"),
+    ),
+    Rule(r"^toolplay --plugin coin.py run .*coin:shak", ("similarity",)),
+    Rule(
+        r"^toolplay compare runs/steady runs/shaky",
+        ("Paired differences: a = steady, b = shaky", "Comparison written to compare.html"),
+    ),
+    Rule(r"^toolplay run --suite quick --assistant oracle\s+--out runs/oracle", ("1.000",)),
+    Rule(
+        r"^toolplay compare runs/oracle runs/no-call --human human.csv",
+        ("Agreement per scenario", "human", "Comparison written to compare.html"),
+    ),
+]
+# Lines the README prints for `compare runs/steady runs/shaky`: every number must appear.
+STEADY_SHAKY = [
+    ("similarity", "100", "0.700", "0.600", "+0.100", "[+0.026, +0.167]", "0.009", "0.021"),
+    ("perfect_rate", "100", "0.693", "0.590", "+0.103", "[+0.031, +0.173]", "0.003", "0.012"),
+    ("state_dependency", "71", "0.695", "0.569", "+0.126", "[+0.028, +0.206]", "0.005", "0.035"),
+]
+
+
+def readme_commands(text: str) -> list[str]:
+    """Every command line of the README's `bash` blocks, continuations joined, in order."""
+    found: list[str] = []
+    for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            line = re.sub(r"\s+#.*$", "", line.strip())  # a trailing comment
+            if line and not line.startswith("#"):
+                found.append(re.sub(r"\s+", " ", line))
+    return found
+
+
+def loops(commands: list[str]) -> list[str]:
+    """`for a in X Y; do` ... `done` unrolled (the README's loop over three assistants)."""
+    out: list[str] = []
+    i = 0
+    while i < len(commands):
+        match = re.fullmatch(r"for (\w+) in (.+); do", commands[i])
+        if match is None:
+            out.append(commands[i])
+            i += 1
+            continue
+        end = commands.index("done", i)
+        for value in match.group(2).split():
+            out += [c.replace(f"${match.group(1)}", value) for c in commands[i + 1 : end]]
+        i = end + 1
+    return out
+
+
+def fresh_clone(root: Path) -> Path:
+    """The repository's files (tracked and new, not ignored) in `root/toolplay`."""
+    names = (
+        subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=REPO,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
+    clone = root / "toolplay"
+    for name in filter(None, names):
+        source = REPO / name
+        if source.is_file():
+            (clone / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, clone / name)
+    if SHARED.is_dir():
+        (root / "shared").symlink_to(SHARED)
+    return clone
+
+
+def coin_plugin(text: str) -> str:
+    return next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "# coin.py" in b)
+
+
+def test_the_readme_commands_work_as_the_readme_says(
+    toolplay_process: ToolplayProcess, tmp_path: Path
+) -> None:
+    text = README.read_text(encoding="utf-8")
+    clone = fresh_clone(tmp_path)
+    (clone / "coin.py").write_text(coin_plugin(text), encoding="utf-8")
+    quick = ["quick_add_contact", "quick_send_with_cellular_off", "quick_text_contact"]
+    quick += ["quick_update_number", "quick_wifi_on"]
+    (clone / "human.csv").write_text(
+        "scenario_id,score\n" + "".join(f"{s},{0.2 * i}\n" for i, s in enumerate(quick)),
+        encoding="utf-8",
+    )
+    variables: dict[str, str] = {}
+    ran: list[str] = []
+    for command in loops(readme_commands(text)):
+        rules = [r for r in RULES if re.search(r.pattern, command)]
+        assert rules, f"README command without a walk-through rule: {command}"
+        rule = rules[0]
+        if assignment := re.fullmatch(r"([A-Z_]+)=(\S+)", command):
+            variables[assignment.group(1)] = assignment.group(2)
+        if rule.skip or (rule.needs_shared and not SHARED.is_dir()):
+            continue
+        line = re.sub(r"\$(\w+)", lambda m: variables.get(m.group(1), m.group(0)), command)
+        args = shlex.split(line)
+        assert args[0] == "toolplay", command
+        env_key = os.environ.pop("OPENAI_API_KEY", None)
+        try:
+            result = toolplay_process(*args[1:], cwd=clone, timeout=600)
+        finally:
+            if env_key is not None:
+                os.environ["OPENAI_API_KEY"] = env_key
+        said = result.stdout + result.stderr
+        assert result.code == rule.code, f"{command}\n{said[-3000:]}"
+        for needle in rule.expect:
+            assert needle in said, f"{command}: {needle!r} not printed\n{said[-3000:]}"
+        if command.startswith("toolplay compare runs/steady runs/shaky"):
+            for row in STEADY_SHAKY:
+                assert any(all(cell in out for cell in row) for out in said.splitlines()), row
+        ran.append(command)
+    assert len(ran) >= 12, ran
+    assert (clone / "runs/no-call/report.html").is_file()
+    assert not (clone / "runs/gpt4o-mini").exists()  # refused before anything was written
+
+
+@pytest.mark.parametrize("command", ["toolplay validate --suite autode # dynamic"])
+def test_readme_commands_are_read_with_comments_and_continuations(command: str) -> None:
+    text = f"```bash\n{command}\ntoolplay run --a \\\n    --b x\n```\n"
+    assert readme_commands(text) == ["toolplay validate --suite autode", "toolplay run --a --b x"]
