@@ -38,7 +38,7 @@ def suites() -> None:
 
     Suites with generated variants (sandbox) also count scenarios by augmentation setting and
     world-state variant, and list the variants skipped as unsound; an exported suite
-    (toolsandbox) lists the reference scenarios it left out and why.
+    (toolsandbox) counts the reference scenarios it left out, by reason.
     """
     notes: list[str] = []
     found = catalog()
@@ -53,7 +53,13 @@ def suites() -> None:
         skipped = cast(list[tuple[str, str]], loaded.extra.get("skipped_variants", []))
         notes += [f"{name}: skipped unsound variant {vid}: {why}" for vid, why in skipped]
         left_out = cast(list[tuple[str, str]], loaded.extra.get("left_out", []))
-        notes += [f"{name}: left out {base}: {why}" for base, why in left_out]
+        if left_out:
+            reasons = Counter(why.split(":")[0] for _, why in left_out)
+            listed = "; ".join(f"{n} {why}" for why, n in reasons.most_common())
+            notes.append(
+                f"{name}: {len(left_out)} reference scenarios left out ({listed}); "
+                f"each with its reason in {loaded.source}/left_out.json"
+            )
     console.print()
     console.print(Text("Importers (give the file or folder after the colon):", style="bold"))
     for source in found.importers.values():
