@@ -1,14 +1,20 @@
-"""Benchmark: milestone scoring of a hard, failing 30-message trajectory against 6 milestones.
+"""Benchmark: scoring a failing 62-message trajectory (6 milestones, implicit guardrails).
 
-The ToolSandbox reference needs 138 s for such a case (depth-first search over orders). This
-script plays a flawed assistant through a scenario with a partial-order DAG of 6 milestones
-(one referring to another's snapshot, ROUGE-scored texts, a guardrail) until the trajectory
-holds 30 messages, then times `score_milestones` end to end (world replay, similarities,
-exact DP mapping). As a baseline measured in the same run, the mapping is also found by brute
-force over every DAG-respecting assignment on the first 12 messages, where that is feasible,
-and checked equal to the DP's.
+The issue's case: with ToolSandbox's implicit guardrails every milestone refers to its
+predecessors' snapshots, so the old exact search (every referenced milestone pinned to every
+index: n ** r combinations) took 66-71 s at 62 messages, and the reference's depth-first
+search 104 s at 31. This script plays a flawed assistant (wrong orders, wrong numbers, side
+effects between milestones, near-miss texts) through a scenario with a partial-order DAG of 6
+milestones until the trajectory holds 62 messages, then times `score_milestones` end to end
+(world replay, similarities, exact mapping) — budget 50 ms.
 
-Run: .venv/bin/python bench/bench_milestones.py
+Baselines measured in the same run:
+- the same sweep keyed by exact message index instead of world version (what the mapping costs
+  without the "references need a world version, not an index" idea), on the full trajectory;
+- brute force over every DAG-respecting assignment on a prefix of the trajectory, checked equal
+  to the sweep's optimum on that prefix (exactness).
+
+Run: .venv/bin/python bench/bench_milestones.py [--quick]
 """
 
 from __future__ import annotations
@@ -18,22 +24,27 @@ import itertools
 import json
 import math
 import statistics
+import sys
 import time
 from typing import Any
 
-from toolplay.conversation import play_dynamic
+from toolplay.catalog import build_catalog
+from toolplay.conversation import PlayRequest, PlaySettings
 from toolplay.messages import ToolCall, Trajectory
-from toolplay.roles import AssistantTurn, RoleContext, ScriptedUser
-from toolplay.scenarios import Scenario, build_world, parse_scenario
-from toolplay.scoring import score_milestones
+from toolplay.roles import AssistantContext, AssistantTurn, ScriptedUser
+from toolplay.scenarios import Scenario, parse_scenario
+from toolplay.scoring import score_trajectory
 from toolplay.scoring._mapping import best_mapping
 from toolplay.scoring._milestones import _Compiled
 from toolplay.scoring._similarity import rouge_l
 from toolplay.scoring._trace import TraceView
 from toolplay.world import replay_changes
 
+MESSAGES = 62
+CATALOG = build_catalog(installed=False)
 SCENARIO: dict[str, Any] = {
     "id": "bench",
+    "max_turns": 200,
     "world": {
         "domains": ["settings", "contacts", "messaging", "reminders"],
         "clock": "2024-05-10T09:30:00-07:00",
@@ -66,25 +77,12 @@ SCENARIO: dict[str, Any] = {
             ],
         },
     },
-    "user": {
-        "script": [
-            "Text Bob and set a reminder",
-            "Did it work?",
-            "Try again please",
-            "Anything else?",
-            "Thanks",
-            "Bye",
-        ]
-    },
+    "user": {"script": ["Text Bob and set a reminder"] + ["Please try again"] * 40},
     "milestones": [
         {
             "id": "found",
             "constraints": [
-                {
-                    "kind": "tool_call",
-                    "tool": "search_contacts",
-                    "arguments": {"name": "Bob Rivera"},
-                }
+                {"kind": "tool_call", "tool": "search_contacts", "arguments": {"name": "Bob"}}
             ],
         },
         {
@@ -113,6 +111,7 @@ SCENARIO: dict[str, Any] = {
                 {
                     "kind": "added",
                     "table": "messages",
+                    "reference": "cellular",
                     "rows": [
                         {
                             "recipient_phone_number": "+14155550142",
@@ -126,7 +125,6 @@ SCENARIO: dict[str, Any] = {
                     "path": "*.phone_number",
                     "argument": "phone_number",
                 },
-                {"kind": "guardrail", "table": "contacts", "reference": "found"},
             ],
         },
         {
@@ -136,6 +134,7 @@ SCENARIO: dict[str, Any] = {
                 {
                     "kind": "added",
                     "table": "reminders",
+                    "reference": "found",
                     "rows": [
                         {
                             "content": {"rouge": "Call Bob about the quarterly budget review"},
@@ -160,53 +159,72 @@ SCENARIO: dict[str, Any] = {
 }
 
 FLAWED_TURNS: list[Any] = [
-    [("search_contacts", {"name": "Bob"})],
-    [
-        (
-            "send_message_with_phone_number",
-            {"phone_number": "+14155550142", "content": "late to the meeting"},
-        )
-    ],
-    [("set_cellular_service_status", {"enabled": True})],
+    [("search_contacts", {"name": "Bob R"})],
+    [("send_message_with_phone_number", {"phone_number": "+14155550142", "content": "late"})],
+    [("set_cellular_service_status", {"on": True})],
     [("add_reminder", {"content": "Call Bob", "reminder_timestamp": 1715443200.0})],
     "I could not send the text, cellular is off; I set a reminder to call Bob.",
-    [("set_low_battery_mode_status", {"enabled": False})],
+    [("set_low_battery_mode_status", {"on": False})],
     [("add_contact", {"name": "Bob R", "phone_number": "+14155550143"})],
-    [
-        (
-            "send_message_with_phone_number",
-            {"phone_number": "+14155550143", "content": "I will be late"},
-        )
-    ],
+    [("send_message_with_phone_number", {"phone_number": "+14155550143", "content": "I am late"})],
     "I texted Bob that you will be late.",
     [("modify_reminder", {"reminder_id": "unknown", "content": "Call Bob about budget"})],
     [("search_reminder", {"content": "Bob"})],
     "I set a reminder to call Bob about the budget.",
 ]
+STRESS_TURNS: list[Any] = [
+    [("search_contacts", {"name": "Bob R"})],
+    [("send_message_with_phone_number", {"phone_number": "+14155550142", "content": "late"})],
+    [("set_low_battery_mode_status", {"on": False})],
+    [("set_wifi_status", {"on": True})],
+    [("set_cellular_service_status", {"on": True})],
+    [("add_contact", {"name": "Bob R", "phone_number": "+14155550143"})],
+    [("send_message_with_phone_number", {"phone_number": "+1 415 555 0142", "content": "late!"})],
+    [("add_reminder", {"content": "Call Bob", "reminder_timestamp": 1715443200.0})],
+    "I texted Bob that you are late.",
+    [("set_wifi_status", {"on": False})],
+    [("set_low_battery_mode_status", {"on": True})],
+    [("search_contacts", {"name": "Bob"})],
+    [
+        (
+            "add_reminder",
+            {"content": "Call Bob about the budget", "reminder_timestamp": 1715439600.0},
+        )
+    ],
+    "I set a reminder to call Bob about the budget.",
+]
+"""A harder failing assistant for a second measurement: it keeps changing the world, cycling
+through these turns, so the 62 messages hold 18 world versions instead of 6."""
 
 
 class Flawed:
-    """Plays FLAWED_TURNS: wrong orders, wrong numbers, near-miss texts."""
+    """Plays its turns: wrong orders, wrong numbers, side effects, near-miss texts."""
 
     name = "flawed"
 
-    async def respond(self, context: RoleContext) -> AssistantTurn:
+    def __init__(self, turns: list[Any], *, cycle: bool) -> None:
+        self.turns, self.cycle = turns, cycle
+
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
         done = sum(1 for m in context.messages if m.sender == "assistant")
-        if done >= len(FLAWED_TURNS):
+        if done >= len(self.turns) and not self.cycle:
             return AssistantTurn(content="That is all I can do.")
-        turn = FLAWED_TURNS[done]
+        turn = self.turns[done % len(self.turns)]
         if isinstance(turn, str):
             return AssistantTurn(content=turn)
         calls = tuple(ToolCall.from_args(f"c{done}", n, a) for n, a in turn)
         return AssistantTurn(tool_calls=calls)
 
 
-def build() -> tuple[Scenario, Trajectory]:
-    """The scenario and a 30-message trajectory of the flawed assistant."""
-    scenario = parse_scenario(SCENARIO, "bench")
-    trajectory = asyncio.run(play_dynamic(scenario, Flawed(), ScriptedUser()))
-    messages = trajectory.messages[:30]
-    changes = [c for c in trajectory.changes if c.index < 30]
+def build(*, stress: bool = False) -> tuple[Scenario, Trajectory]:
+    """The scenario and a 62-message trajectory of the flawed (or the stress) assistant."""
+    scenario = parse_scenario(SCENARIO, "bench", CATALOG.load_context())
+    assistant = Flawed(STRESS_TURNS, cycle=True) if stress else Flawed(FLAWED_TURNS, cycle=False)
+    request = PlayRequest(CATALOG.setup(scenario), assistant, ScriptedUser(), 0, PlaySettings(), ())
+    trajectory = asyncio.run(CATALOG.mode("dynamic").play(request))
+    assert len(trajectory.messages) >= MESSAGES, len(trajectory.messages)
+    messages = trajectory.messages[:MESSAGES]
+    changes = [c for c in trajectory.changes if c.index < MESSAGES]
     return scenario, trajectory.model_copy(update={"messages": messages, "changes": changes})
 
 
@@ -219,7 +237,10 @@ def brute_force(compiled: _Compiled, view: TraceView, n: int) -> float:
             continue
         sims = [
             compiled.similarity(
-                view, m, idx[m], idx[compiled.references[m]] if m in compiled.references else None
+                view,
+                m,
+                idx[m],
+                tuple(idx[r] for r in compiled.references[m]) if m in compiled.references else None,
             )
             for m in range(k)
         ]
@@ -227,63 +248,102 @@ def brute_force(compiled: _Compiled, view: TraceView, n: int) -> float:
     return best
 
 
-def main() -> None:
-    scenario, trajectory = build()
-    assert len(trajectory.messages) == 30, len(trajectory.messages)
-    rouge_l("warm up", "the ROUGE scorer's imports")  # load rouge-score/nltk once, untimed
-    timings = []
-    for _ in range(20):
-        rouge_l.cache_clear()  # every run computes its text similarities from scratch
-        start = time.perf_counter()
-        result = score_milestones(scenario, trajectory)
-        timings.append(time.perf_counter() - start)
-    print(
-        f"trajectory: {len(trajectory.messages)} messages, {len(scenario.milestones)} "
-        f"milestones, score {result.score:.4f} (a failing case)"
-    )
-    print(
-        "mapping:",
-        [
-            (m["id"], m["index"], round(m["similarity"], 3))
-            for m in result.details["milestone_mapping"]
-        ],
-    )
-    print(
-        f"score_milestones end to end: median {statistics.median(timings) * 1000:.1f} ms, "
-        f"max {max(timings) * 1000:.1f} ms over {len(timings)} runs (budget 50 ms; "
-        "reference 138 s)"
-    )
-
-    n = 12
-    world = replay_changes(build_world(scenario), trajectory.changes)
-    view = TraceView(trajectory, world)
-    compiled = _Compiled(scenario.milestones)
-    start = time.perf_counter()
-    dp = best_mapping(
-        lambda m, i, r: compiled.similarity(view, m, i, r),
+def sweep(compiled: _Compiled, view: TraceView, n: int, *, exact_index: bool) -> float:
+    """The mapping's mean over all of the first n messages, keyed by world version or index."""
+    key = (lambda r, j: j) if exact_index else compiled.key(view)
+    result = best_mapping(
+        lambda m, i, refs: compiled.similarity(view, m, i, refs),
         n,
         compiled.edges,
         compiled.references,
         k=len(compiled.milestones),
+        key=key,
     )
-    dp_time = time.perf_counter() - start
+    return result.mean
+
+
+def timed(run: Any) -> tuple[Any, float]:
+    """The value of run() and its wall time in ms."""
     start = time.perf_counter()
-    brute = brute_force(compiled, view, n)
-    brute_time = time.perf_counter() - start
-    assert math.isclose(dp.mean, brute, abs_tol=1e-12), (dp.mean, brute)
+    value = run()
+    return value, (time.perf_counter() - start) * 1000
+
+
+def measure(stress: bool, repeats: int) -> dict[str, Any]:
+    """Score one case end to end `repeats` times; print and return its numbers."""
+    scenario, trajectory = build(stress=stress)
+    setup = CATALOG.setup(scenario)
+    scorer = CATALOG.scorer("milestones")
+    context = CATALOG.scoring_context([scenario])
+    timings = []
+    for _ in range(repeats):
+        rouge_l.cache_clear()  # every run computes its text similarities from scratch
+        result, ms = timed(lambda: score_trajectory(setup, trajectory, scorer, context))
+        timings.append(ms)
+    world = replay_changes(setup.new_world(), trajectory.changes)
+    view = TraceView(trajectory, world)
+    compiled = _Compiled(scenario.milestones, list(world.state()))
+    versions = len(view.change_points()) + 1
+    kept = len(compiled.useful_indices(view, compiled.key(view)))
+    label = "stress" if stress else "issue case"
     print(
-        f"baseline on the first {n} messages: brute force {brute_time * 1000:.0f} ms, "
-        f"DP {dp_time * 1000:.2f} ms (same optimum {brute:.4f}; "
-        f"{brute_time / dp_time:.0f}x faster)"
+        f"[{label}] {len(trajectory.messages)} messages ({kept} useful), {versions} world "
+        f"versions, {len(scenario.milestones)} milestones with {sum(compiled.implicit)} "
+        f"implicit guardrails; score {result.score:.4f}"
     )
+    print(
+        "  mapping:",
+        [(m.id, m.index, round(m.similarity, 3)) for m in result.evidence.milestone_mapping],
+    )
+    median = statistics.median(timings)
+    print(f"  score end to end: median {median:.1f} ms, max {max(timings):.1f} ms")
+    return {
+        "compiled": compiled,
+        "view": view,
+        "score": result.evidence.milestone_similarity,
+        "median_ms": median,
+        "max_ms": max(timings),
+        "versions": versions,
+    }
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv[1:]
+    rouge_l("warm up", "the ROUGE scorer's imports")  # load rouge-score/nltk once, untimed
+    case = measure(False, 5 if quick else 20)
+    print(
+        f"  budget 50 ms: {'met' if case['median_ms'] < 50 else 'MISSED'} "
+        "(old exact search 66-71 s here; reference DFS 104 s at 31 messages)"
+    )
+    compiled, view = case["compiled"], case["view"]
+    by_version, version_ms = timed(lambda: sweep(compiled, view, MESSAGES, exact_index=False))
+    by_index, index_ms = timed(lambda: sweep(compiled, view, MESSAGES, exact_index=True))
+    assert math.isclose(by_version, by_index, abs_tol=1e-12), (by_version, by_index)
+    assert math.isclose(by_version, case["score"], abs_tol=1e-12), (by_version, case["score"])
+    print(
+        f"  baselines, mapping over all {MESSAGES} messages (similarities warm): keyed by world "
+        f"version {version_ms:.0f} ms, by exact index {index_ms:.0f} ms; same optimum as above"
+    )
+    prefix = 9 if quick else 11
+    brute, brute_ms = timed(lambda: brute_force(compiled, view, prefix))
+    dp, dp_ms = timed(lambda: sweep(compiled, view, prefix, exact_index=False))
+    assert math.isclose(dp, brute, abs_tol=1e-12), (dp, brute)
+    print(
+        f"  brute force on the first {prefix} messages: {brute_ms:.0f} ms vs sweep "
+        f"{dp_ms:.2f} ms, same optimum {brute:.4f}"
+    )
+    stress = measure(True, 3 if quick else 5)
     print(
         json.dumps(
             {
-                "median_ms": round(statistics.median(timings) * 1000, 1),
-                "max_ms": round(max(timings) * 1000, 1),
+                "median_ms": round(case["median_ms"], 1),
+                "max_ms": round(case["max_ms"], 1),
                 "budget_ms": 50,
-                "brute_force_12_messages_ms": round(brute_time * 1000),
-                "dp_12_messages_ms": round(dp_time * 1000, 2),
+                "all_messages_by_version_ms": round(version_ms),
+                "all_messages_by_index_ms": round(index_ms),
+                f"brute_force_{prefix}_messages_ms": round(brute_ms),
+                "stress_versions": stress["versions"],
+                "stress_median_ms": round(stress["median_ms"], 1),
             }
         )
     )

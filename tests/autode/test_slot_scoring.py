@@ -218,7 +218,7 @@ def test_without_metadata_the_last_reference_call_is_the_label() -> None:
                     "user": "Wifi off",
                     "calls": [
                         {"name": "get_wifi_status"},
-                        {"name": "set_wifi_status", "arguments": {"enabled": False}},
+                        {"name": "set_wifi_status", "arguments": {"on": False}},
                     ],
                 }
             ],
@@ -228,10 +228,10 @@ def test_without_metadata_the_last_reference_call_is_the_label() -> None:
     label = slot_label(scenario)
     assert label is not None and (label.name, label.arguments) == (
         "set_wifi_status",
-        {"enabled": False},
+        {"on": False},
     )
-    assert score_slots(scenario, played(("set_wifi_status", {"enabled": False}))).score == 1.0
-    assert score_slots(scenario, played(("set_wifi_status", {"enabled": True}))).score == 0.0
+    assert score_slots(scenario, played(("set_wifi_status", {"on": False}))).score == 1.0
+    assert score_slots(scenario, played(("set_wifi_status", {"on": True}))).score == 0.0
     bare = scenario.model_copy(update={"reference": []})
     assert score_slots(bare, played()).score is None
 

@@ -27,7 +27,7 @@ def scenario(**overrides: Any) -> Scenario:
         "reference": [
             {
                 "user": "Turn wifi off please.",
-                "calls": [{"name": "set_wifi_status", "arguments": {"enabled": False}}],
+                "calls": [{"name": "set_wifi_status", "arguments": {"on": False}}],
                 "reply": "Done.",
             },
             {"user": "Thanks!", "reply": "You're welcome."},
@@ -152,7 +152,7 @@ def test_bad_tool_calls_are_answered_not_fatal() -> None:
             tool_calls=(
                 ToolCall(id="1", name="no_such_tool", arguments="{}"),
                 ToolCall(id="2", name="set_wifi_status", arguments="{not json"),
-                ToolCall(id="3", name="set_wifi_status", arguments='{"enabled": "no"}'),
+                ToolCall(id="3", name="set_wifi_status", arguments='{"on": "no"}'),
             )
         ),
         AssistantTurn(content="Sorry."),
@@ -172,7 +172,7 @@ def test_withheld_tool_is_unknown_to_the_assistant() -> None:
     sc = scenario(tools={"deny": ["set_wifi_status"]}, user={"script": ["go"]})
     assistant = Scripted(
         AssistantTurn(
-            tool_calls=(ToolCall(id="1", name="set_wifi_status", arguments='{"enabled": false}'),)
+            tool_calls=(ToolCall(id="1", name="set_wifi_status", arguments='{"on": false}'),)
         ),
         AssistantTurn(content="ok"),
     )

@@ -20,7 +20,7 @@ SCENARIO = support.parse_scenario(
         "reference": [
             {
                 "user": "Turn wifi off please.",
-                "calls": [{"name": "set_wifi_status", "arguments": {"enabled": False}}],
+                "calls": [{"name": "set_wifi_status", "arguments": {"on": False}}],
             }
         ],
     },
@@ -40,7 +40,7 @@ class Calls:
     async def respond(self, context: AssistantContext) -> AssistantTurn:
         name = self.names[min(self.asked, len(self.names) - 1)]
         self.asked += 1
-        arguments = {"enabled": False} if name.startswith("set_") else {}
+        arguments = {"on": False} if name.startswith("set_") else {}
         return AssistantTurn(tool_calls=(ToolCall.from_args(f"c{self.asked}", name, arguments),))
 
 

@@ -85,7 +85,7 @@ def test_cellular_on_in_parallel_with_send_surfaces_the_race() -> None:
             return AssistantTurn(
                 tool_calls=(
                     ToolCall(
-                        id="a", name="set_cellular_service_status", arguments='{"enabled": true}'
+                        id="a", name="set_cellular_service_status", arguments='{"on": true}'
                     ),
                     ToolCall(
                         id="b",

@@ -10,19 +10,32 @@ from typer.testing import CliRunner
 
 from toolplay.cli import app
 
+WIFI_OFF = {
+    "cellular": True,
+    "wifi": False,
+    "location_service": True,
+    "low_battery_mode": False,
+    "latitude": 37.3349,
+    "longitude": -122.009,
+}
+"""The device with wifi off, so turning it on is a real change."""
+
 # Two tools and four messages keep this real-model run short on a shared 2-core machine.
 SCENARIO = {
     "scenarios": [
         {
             "id": "local_cli_wifi",
             "categories": ["single_tool_call"],
-            "world": {"domains": ["settings"]},
+            "world": {
+                "domains": ["settings"],
+                "tables": {"settings": [WIFI_OFF]},
+            },
             "tools": {"allow": ["get_wifi_status", "set_wifi_status"]},
             "user": {"script": ["Turn on wifi please."]},
             "reference": [
                 {
                     "user": "Turn on wifi please.",
-                    "calls": [{"name": "set_wifi_status", "arguments": {"enabled": True}}],
+                    "calls": [{"name": "set_wifi_status", "arguments": {"on": True}}],
                     "reply": "Wifi is on.",
                 }
             ],

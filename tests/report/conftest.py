@@ -50,7 +50,7 @@ MINEFIELD_SCENARIO = {
     "reference": [
         {
             "user": "Can you turn on wifi for me?",
-            "calls": [{"name": "set_wifi_status", "arguments": {"enabled": True}}],
+            "calls": [{"name": "set_wifi_status", "arguments": {"on": True}}],
             "reply": "Wifi is on now.",
         }
     ],
@@ -58,7 +58,7 @@ MINEFIELD_SCENARIO = {
         {
             "id": "wifi_on",
             "constraints": [
-                {"kind": "tool_call", "tool": "set_wifi_status", "arguments": {"enabled": True}},
+                {"kind": "tool_call", "tool": "set_wifi_status", "arguments": {"on": True}},
                 {"kind": "updated", "table": "settings", "rows": [{"wifi": True}]},
             ],
         }
@@ -70,7 +70,7 @@ MINEFIELD_SCENARIO = {
                 {
                     "kind": "tool_call",
                     "tool": "set_cellular_service_status",
-                    "arguments": {"enabled": False},
+                    "arguments": {"on": False},
                 },
             ],
         }
@@ -118,10 +118,10 @@ TOOLTALK_SCENARIO = {
 }
 
 
-def invoke(*args: str) -> str:
-    """Run the CLI in-process; fail the test with its output when it exits non-zero."""
+def invoke(*args: str, status: int = 0) -> str:
+    """Run the CLI in-process; fail the test with its output unless it exits with `status`."""
     result = CliRunner().invoke(app, list(args), env={"COLUMNS": "200"})
-    assert result.exit_code == 0, result.output + repr(result.exception)
+    assert result.exit_code == status, result.output + repr(result.exception)
     return result.output
 
 
@@ -163,7 +163,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     minefield_suite = root / "minefield.yaml"
     minefield_suite.write_text(yaml.safe_dump({"scenarios": [MINEFIELD_SCENARIO]}))
     plugin = ("--plugin", PLUGIN)
-    invoke(*plugin, "run", "--assistant", "flaky", "--out", str(made["flaky"]))
+    # infrastructure errors: the run exits 3 (see cli/_run.py EXIT_INFRASTRUCTURE)
+    invoke(*plugin, "run", "--assistant", "flaky", "--out", str(made["flaky"]), status=3)
     invoke(
         *plugin,
         "run",

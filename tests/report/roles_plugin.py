@@ -51,8 +51,8 @@ class RecklessAssistant:
             elif message.sender == "assistant":
                 steps += 1
         plan = [
-            ("set_cellular_service_status", {"enabled": False}),
-            ("set_wifi_status", {"enabled": True}),
+            ("set_cellular_service_status", {"on": False}),
+            ("set_wifi_status", {"on": True}),
         ]
         if steps < len(plan):
             name, arguments = plan[steps]

@@ -22,17 +22,30 @@ from toolplay.roles import (
     ScriptedUser,
 )
 
+WIFI_OFF = {
+    "cellular": True,
+    "wifi": False,
+    "location_service": True,
+    "low_battery_mode": False,
+    "latitude": 37.3349,
+    "longitude": -122.009,
+}
+"""The device with wifi off, so turning it on is a real change."""
+
 # Two tools keep the prompt short: these tests run the real model on a shared 2-core machine.
 WIFI = parse_scenario(
     {
         "id": "local_wifi",
-        "world": {"domains": ["settings"]},
+        "world": {
+            "domains": ["settings"],
+            "tables": {"settings": [WIFI_OFF]},
+        },
         "tools": {"allow": ["get_wifi_status", "set_wifi_status"]},
         "user": {"script": ["Can you turn on wifi for me?"]},
         "reference": [
             {
                 "user": "Can you turn on wifi for me?",
-                "calls": [{"name": "set_wifi_status", "arguments": {"enabled": True}}],
+                "calls": [{"name": "set_wifi_status", "arguments": {"on": True}}],
                 "reply": "Wifi is on.",
             }
         ],
@@ -112,7 +125,10 @@ def test_a_local_model_can_play_the_user() -> None:
     scenario = parse_scenario(
         {
             "id": "u",
-            "world": {"domains": ["settings"]},
+            "world": {
+                "domains": ["settings"],
+                "tables": {"settings": [WIFI_OFF]},
+            },
             "user": {"goal": "Have wifi turned on.", "knowledge": "Nothing else."},
             "max_turns": 3,
         },

@@ -39,7 +39,7 @@ def test_history_is_rendered_in_the_same_format_the_model_answers_in() -> None:
             "tool_calls": [
                 {
                     "id": "c1",
-                    "function": {"name": "set_wifi_status", "arguments": '{"enabled": true}'},
+                    "function": {"name": "set_wifi_status", "arguments": '{"on": true}'},
                 },
                 {"id": "c2", "function": {"name": "get_wifi_status", "arguments": "{broken"}},
             ],
@@ -53,7 +53,7 @@ def test_history_is_rendered_in_the_same_format_the_model_answers_in() -> None:
     assert out[0]["content"].startswith("Be brief.") and '{"answer"' in out[0]["content"]
     assert json.loads(out[2]["content"]) == {
         "tool_calls": [
-            {"name": "set_wifi_status", "arguments": {"enabled": True}},
+            {"name": "set_wifi_status", "arguments": {"on": True}},
             {"name": "get_wifi_status", "arguments": "{broken"},
         ]
     }

@@ -26,7 +26,7 @@ def wifi(messages, tools):
     if messages[-1]["role"] == "tool":
         return "Wifi is on now."
     return {"content": None, "tool_calls": [
-        {"id": "c1", "function": {"name": "set_wifi_status", "arguments": {"enabled": True}}}]}
+        {"id": "c1", "function": {"name": "set_wifi_status", "arguments": {"on": True}}}]}
 
 async def async_wifi(messages, tools, context):
     await asyncio.sleep(0)

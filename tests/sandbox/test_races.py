@@ -36,7 +36,7 @@ def batch(*calls: tuple[str, dict[str, Any]]) -> list[ToolCall]:
     [
         (
             (
-                ("set_cellular_service_status", {"enabled": True}),
+                ("set_cellular_service_status", {"on": True}),
                 (
                     "send_message_with_phone_number",
                     {"phone_number": "+15550001111", "content": "x"},
@@ -46,13 +46,13 @@ def batch(*calls: tuple[str, dict[str, Any]]) -> list[ToolCall]:
         ),
         (
             (
-                ("set_low_battery_mode_status", {"enabled": False}),
-                ("set_wifi_status", {"enabled": True}),
+                ("set_low_battery_mode_status", {"on": False}),
+                ("set_wifi_status", {"on": True}),
             ),
             "set_wifi_status",
         ),
         (
-            (("set_wifi_status", {"enabled": True}), ("search_stock", {"query": "AAPL"})),
+            (("set_wifi_status", {"on": True}), ("search_stock", {"query": "AAPL"})),
             "search_stock",
         ),
     ],
@@ -107,7 +107,7 @@ def test_cellular_on_in_parallel_with_send_loses_the_milestone() -> None:
         "test",
     )
     racing = Parallel(
-        ("set_cellular_service_status", {"enabled": True}),
+        ("set_cellular_service_status", {"on": True}),
         ("send_message_with_phone_number", {"phone_number": "+15550001111", "content": "hello"}),
     )
     trajectory = asyncio.run(play_dynamic(scenario, racing, ScriptedUser()))
@@ -128,7 +128,7 @@ def test_nested_chain_in_parallel_fails_at_the_inner_dependency() -> None:
         "test",
     )
     racing = Parallel(
-        ("set_low_battery_mode_status", {"enabled": False}), ("set_wifi_status", {"enabled": True})
+        ("set_low_battery_mode_status", {"on": False}), ("set_wifi_status", {"on": True})
     )
     trajectory = asyncio.run(play_dynamic(scenario, racing, ScriptedUser()))
     results = [m for m in trajectory.messages if m.is_tool_result]

@@ -66,7 +66,8 @@ def test_modify_remove_and_search_reminders(sandbox: Sandbox) -> None:
     sandbox.fails("search_reminder", "give both", longitude=3.0)
     sandbox.ok("remove_reminder", reminder_id="r-shop")
     sandbox.fails("remove_reminder", "no reminder", reminder_id="r-shop")
-    assert [r["reminder_id"] for r in sandbox.ok("search_reminder")] == ["r-gym"]
+    assert [r["reminder_id"] for r in sandbox.ok("search_reminder", content="gym")] == ["r-gym"]
+    sandbox.fails("search_reminder", "no search criteria")
 
 
 def test_time_tools_use_the_frozen_clock_and_its_zone(sandbox: Sandbox) -> None:

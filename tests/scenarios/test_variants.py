@@ -146,7 +146,7 @@ def test_cellular_off_inserts_one_setter_and_one_restore_milestone() -> None:
     assert variant.world.tables["settings"][0]["cellular"] is False
     assert calls(variant) == [
         ("search_contacts", {"name": "Lee"}),
-        ("set_cellular_service_status", {"enabled": True}),
+        ("set_cellular_service_status", {"on": True}),
         ("send_message_with_phone_number", SEND),
     ]
     assert [m.id for m in variant.milestones] == ["found", "sent", "variant_cellular_on"]
@@ -178,8 +178,8 @@ def test_low_battery_turns_battery_mode_off_then_the_needed_setting_on() -> None
         settings_row["cellular"] or settings_row["wifi"] or settings_row["location_service"]
     )
     assert calls(variant)[1:3] == [
-        ("set_low_battery_mode_status", {"enabled": False}),
-        ("set_cellular_service_status", {"enabled": True}),
+        ("set_low_battery_mode_status", {"on": False}),
+        ("set_cellular_service_status", {"on": True}),
     ]
     assert len(calls(variant)) == 4
     assert milestone(variant, "variant_low_battery_off").after == []
@@ -191,8 +191,8 @@ def test_low_battery_turns_battery_mode_off_then_the_needed_setting_on() -> None
 def test_lookup_around_the_device_needs_wifi_and_location() -> None:
     base = weather_here()
     made = {name: state_variant(base, name) for name in ("wifi_off", "location_off")}
-    assert calls(made["wifi_off"])[0] == ("set_wifi_status", {"enabled": True})
-    assert calls(made["location_off"])[0] == ("set_location_service_status", {"enabled": True})
+    assert calls(made["wifi_off"])[0] == ("set_wifi_status", {"on": True})
+    assert calls(made["location_off"])[0] == ("set_location_service_status", {"on": True})
     nested = state_variant(base, "low_battery")
     assert [name for name, _ in calls(nested)] == [
         "set_low_battery_mode_status",

@@ -6,9 +6,10 @@ import copy
 from typing import Any
 
 import pytest
+import yaml
 
 from support import parse_scenario
-from toolplay.scenarios import ScenarioError
+from toolplay.scenarios import ScenarioError, milestone_references
 
 BASE: dict[str, Any] = {
     "id": "t",
@@ -115,18 +116,52 @@ def test_bad_specs_name_field_and_reason(
     assert reason in caught.value.reason, caught.value
 
 
-def test_two_referenced_milestones_are_refused() -> None:
-    with pytest.raises(ScenarioError, match="refer to several milestones"):
+def test_a_milestone_may_refer_to_several_milestones() -> None:
+    loaded = load(
+        [
+            {"id": "a", "constraints": [STATE]},
+            {"id": "b", "constraints": [STATE]},
+            {
+                "constraints": [
+                    {"kind": "guardrail", "table": "contacts", "reference": "a"},
+                    {"kind": "guardrail", "table": "settings", "reference": ["a", "b"]},
+                ]
+            },
+        ]
+    )
+    assert milestone_references(loaded.milestones[2]) == ["a", "b"]
+    with pytest.raises(ScenarioError, match="'c' must come before"):
         load(
             [
                 {"id": "a", "constraints": [STATE]},
-                {"id": "b", "constraints": [STATE]},
                 {
                     "constraints": [
-                        {"kind": "guardrail", "table": "contacts", "reference": "a"},
-                        {"kind": "guardrail", "table": "settings", "reference": "b"},
+                        {"kind": "guardrail", "table": "settings", "reference": ["a", "c"]}
                     ]
                 },
+                {"id": "c", "constraints": [STATE]},
+            ]
+        )
+
+
+def test_guardrail_table_options_name_known_tables() -> None:
+    ok = load([{"constraints": [STATE], "guardrail_exclude": ["settings"]}])
+    assert ok.milestones[0].guardrail_exclude == ["settings"]
+    with pytest.raises(ScenarioError, match="unknown table 'setting'") as caught:
+        load([{"constraints": [STATE], "guardrail_tables": ["setting"]}])
+    assert "guardrail_tables" in (caught.value.field or "")
+    with pytest.raises(ScenarioError, match="ignore_case"):
+        load(
+            [
+                {
+                    "constraints": [
+                        {
+                            "kind": "state",
+                            "table": "contacts",
+                            "rows": [{"name": {"contains": "B", "ignore_case": "yes"}}],
+                        }
+                    ]
+                }
             ]
         )
 
@@ -135,3 +170,30 @@ def test_milestones_imply_milestone_evaluation_and_minefields_are_checked() -> N
     assert load([{"constraints": [STATE]}]).evaluation == "milestones"
     with pytest.raises(ScenarioError, match="minefields"):
         load([{"constraints": [{"kind": "guardrail", "table": "x"}]}], key="minefields")
+
+
+def test_old_files_with_enabled_load_as_on() -> None:
+    text = """
+id: legacy
+world: {domains: [settings]}
+reference:
+  - user: "wifi off"
+    calls:
+      - {name: set_wifi_status, arguments: {enabled: false}}
+      - {name: set_cellular_service_status, arguments: {on: false}}
+milestones:
+  - constraints:
+      - kind: tool_call
+        alternatives:
+          - {tool: set_wifi_status, arguments: {enabled: false}}
+      - kind: tool_call
+        tool: set_low_battery_mode_status
+        arguments: {enabled: true}
+"""
+    loaded = parse_scenario(yaml.safe_load(text), "legacy.yaml")
+    calls = loaded.reference[0].calls
+    # `enabled`, and the unquoted YAML key `on` (which YAML 1.1 reads as true), both mean `on`
+    assert [c.arguments for c in calls] == [{"on": False}, {"on": False}]
+    first, second = loaded.milestones[0].constraints
+    assert first.alternatives[0].arguments == {"on": False}  # type: ignore[union-attr]
+    assert second.arguments == {"on": True}  # type: ignore[union-attr]

@@ -5,6 +5,7 @@ from toolplay.scenarios._autode_data import import_autode_data
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._lazy import LazyScenarios, ScenarioEntry
+from toolplay.scenarios._legacy import SETTERS
 from toolplay.scenarios._load import (
     check_against_catalog,
     load_scenario_file,
@@ -22,9 +23,10 @@ from toolplay.scenarios._milestone_spec import (
     StateConstraint,
     ToolAlternative,
     ToolCallConstraint,
+    checked_tables,
     milestone_edges,
     milestone_ids,
-    milestone_reference,
+    milestone_references,
     similarity_spec,
 )
 from toolplay.scenarios._model import (
@@ -92,6 +94,7 @@ __all__ = [
     "import_tooltalk",
     "load_databases",
     "tooltalk_turns",
+    "SETTERS",
     "START",
     "ChangeConstraint",
     "Constraint",
@@ -104,7 +107,8 @@ __all__ = [
     "ToolCallConstraint",
     "milestone_edges",
     "milestone_ids",
-    "milestone_reference",
+    "checked_tables",
+    "milestone_references",
     "similarity_spec",
     "DATA",
     "LoadContext",

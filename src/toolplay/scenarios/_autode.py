@@ -50,11 +50,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._lazy import lazy_folder
+from toolplay.scenarios._legacy import rename_setter_slots
 from toolplay.scenarios._load import SCENARIO_SUFFIXES, parse_scenario
 from toolplay.scenarios._model import Scenario
 from toolplay.scenarios._suites import DATA, Suite
@@ -122,6 +123,21 @@ class UserScript(_Strict):
     reply: str | None = None
     world: WorldPatch | None = None
     max_turns: int | None = Field(default=None, ge=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_setter_slots(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        label = data.get("label")
+        data["label"] = rename_setter_slots(label)
+        if isinstance(data.get("steps"), list):
+            data["steps"] = [rename_setter_slots(step) for step in data["steps"]]
+        if label != data["label"] and isinstance(data.get("accept"), dict):
+            data["accept"] = rename_setter_slots({next(iter(label)): data["accept"]})
+            data["accept"] = next(iter(data["accept"].values()))
+        return data
 
     @field_validator("label")
     @classmethod

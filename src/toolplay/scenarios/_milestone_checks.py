@@ -58,30 +58,33 @@ def check_milestone_spec(
     ancestors = _ancestors(len(milestones), milestone_edges(milestones), source, field)
     for i, milestone in enumerate(milestones):
         where = f"{field}[{i}]"
-        refs: set[str] = set()
+        for label in ("guardrail_tables", "guardrail_exclude"):
+            for name in getattr(milestone, label) or []:
+                if name not in tables:
+                    raise ScenarioError(
+                        source,
+                        f"{where}.{label}",
+                        f"unknown table {name!r}; known: {sorted(tables)}",
+                    )
         for c, constraint in enumerate(milestone.constraints):
             at = f"{where}.constraints[{c}]"
-            ref = None
-            if isinstance(constraint, ChangeConstraint | GuardrailConstraint):
-                ref = constraint.reference
-            elif isinstance(constraint, FlowConstraint):
-                ref = constraint.from_
-            if ref is not None and ref != START:
+            refs: list[str] = []
+            if isinstance(constraint, ChangeConstraint):
+                refs = [constraint.reference]
+            elif isinstance(constraint, GuardrailConstraint):
+                refs = constraint.references()
+            elif isinstance(constraint, FlowConstraint) and constraint.from_ is not None:
+                refs = [constraint.from_]
+            for ref in refs:
+                if ref == START:
+                    continue
                 if ref not in seen:
                     raise ScenarioError(source, at, f"unknown milestone {ref!r}; ids are {ids}")
                 if seen[ref] not in ancestors[i]:
                     raise ScenarioError(
                         source, at, f"{ref!r} must come before this milestone (add it to `after`)"
                     )
-                refs.add(ref)
             _check_constraint(constraint, tables, tools, source, at)
-        if len(refs) > 1:
-            raise ScenarioError(
-                source,
-                where,
-                f"constraints refer to several milestones {sorted(refs)}; "
-                "one milestone may refer to one other milestone (and `start`)",
-            )
 
 
 def _check_constraint(

@@ -8,7 +8,7 @@ happen. Constraint kinds:
 - `state`: a table's rows equal (or `match: contains`) the target rows;
 - `added` / `removed` / `updated`: the table's rows changed by exactly (or at least) the target
   rows relative to the `reference` snapshot (`start` = the initial world, or a milestone id);
-- `guardrail`: the table is unchanged since `reference`;
+- `guardrail`: the table is unchanged since `reference` (one id, or a list: since each);
 - `tool_call`: the message is the result of a call to `tool` with the given arguments
   (`alternatives` for several acceptable calls; `outcome` success/error/any);
 - `message`: the message goes `sender` → `recipient` with matching `content`;
@@ -16,8 +16,16 @@ happen. Constraint kinds:
   passed on as an `argument` of this call or written in this message (`template`).
 
 Target values are literals (compared with the column's default similarity) or a mapping naming
-the similarity: `{exact: v}`, `{rouge: text}`, `{contains: text}`, `{close: x, tolerance: t}`,
+the similarity: `{exact: v}`, `{rouge: text}`, `{contains: text}` (case-sensitive, as the
+reference's; `{contains: text, ignore_case: true}` otherwise), `{close: x, tolerance: t}`,
 `{one_of: [v, ...]}`. Cross-checks against the tool catalog live in `_milestone_checks`.
+
+Implicit guardrails (ToolSandbox's rule): every milestone and minefield also requires each
+world table that neither it, nor its predecessors, nor the milestones it refers to check
+(through `state`/`added`/`removed`/`updated`) to be unchanged since each predecessor's and each
+referred milestone's snapshot (`start` included). `guardrail_tables` narrows the tables that may
+get one (default: all; `[]`: none), `guardrail_exclude` leaves tables out. A milestone may refer
+to any number of earlier milestones.
 """
 
 from __future__ import annotations
@@ -45,6 +53,10 @@ def similarity_spec(value: Any) -> dict[str, Any] | None:
         raise ValueError(f"name one similarity among {', '.join(SIMILARITY_KEYS)}, got {named}")
     kind = named[0]
     allowed = {kind, "tolerance"} if kind == "close" else {kind}
+    if kind == "contains":
+        allowed.add("ignore_case")
+        if not isinstance(value.get("ignore_case", False), bool):
+            raise ValueError("'ignore_case' must be true or false")
     extra = set(value) - allowed
     if extra:
         raise ValueError(f"unexpected key(s) {sorted(extra)} in a {kind!r} similarity")
@@ -109,7 +121,20 @@ class GuardrailConstraint(_Strict):
 
     kind: Literal["guardrail"]
     table: str
-    reference: str = START
+    reference: str | list[str] = Field(
+        default=START, description="A milestone id (or `start`), or a list: unchanged since each."
+    )
+
+    @field_validator("reference")
+    @classmethod
+    def _some(cls, value: str | list[str]) -> str | list[str]:
+        if isinstance(value, list) and not value:
+            raise ValueError("give at least one reference (or leave it out for `start`)")
+        return value
+
+    def references(self) -> list[str]:
+        """Every snapshot the table must be unchanged since."""
+        return [self.reference] if isinstance(self.reference, str) else list(self.reference)
 
 
 class ToolAlternative(_Strict):
@@ -179,6 +204,7 @@ class FlowConstraint(_Strict):
     argument: str | None = None
     template: str | None = Field(default=None, description="Message text with `{value}`.")
     similarity: Literal["exact", "close", "contains", "rouge"] | None = None
+    ignore_case: bool = Field(default=False, description="`contains` ignores case.")
     tolerance: float = Field(default=1e-6, ge=0)
     round: int | None = None
 
@@ -219,6 +245,13 @@ class Milestone(_Strict):
         default=None, description="Ids that must come no later; default: the previous one."
     )
     constraints: list[Constraint] = Field(min_length=1)
+    guardrail_tables: list[str] | None = Field(
+        default=None,
+        description="Tables that may get implicit guardrails (default: all; [] turns them off).",
+    )
+    guardrail_exclude: list[str] = Field(
+        default_factory=list, description="Tables that get no implicit guardrail."
+    )
 
     @field_validator("id", mode="before")
     @classmethod
@@ -251,13 +284,21 @@ def milestone_edges(milestones: list[Milestone]) -> list[tuple[int, int]]:
     return edges
 
 
-def milestone_reference(milestone: Milestone) -> str | None:
-    """The one milestone id this milestone's constraints refer to (None: start only)."""
-    names = set()
+def milestone_references(milestone: Milestone) -> list[str]:
+    """The milestone ids this milestone's constraints refer to (`start` left out), in order."""
+    names: list[str] = []
     for constraint in milestone.constraints:
-        if isinstance(constraint, ChangeConstraint | GuardrailConstraint):
-            names.add(constraint.reference)
+        if isinstance(constraint, ChangeConstraint):
+            names.append(constraint.reference)
+        elif isinstance(constraint, GuardrailConstraint):
+            names.extend(constraint.references())
         elif isinstance(constraint, FlowConstraint) and constraint.from_ is not None:
-            names.add(constraint.from_)
-    names.discard(START)
-    return next(iter(names)) if len(names) == 1 else None
+            names.append(constraint.from_)
+    return [name for name in dict.fromkeys(names) if name != START]
+
+
+def checked_tables(milestone: Milestone) -> set[str]:
+    """Tables the milestone checks itself (guardrails do not count)."""
+    return {
+        c.table for c in milestone.constraints if isinstance(c, StateConstraint | ChangeConstraint)
+    }

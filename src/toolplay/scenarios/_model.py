@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from toolplay.scenarios._legacy import migrate_setter_arguments
 from toolplay.scenarios._milestone_spec import Milestone
 
 Category = str
@@ -129,6 +130,7 @@ class Scenario(_Strict):
     @model_validator(mode="before")
     @classmethod
     def _milestones_imply_evaluation(cls, data: Any) -> Any:
+        data = migrate_setter_arguments(data)
         if (
             isinstance(data, dict)
             and "evaluation" not in data

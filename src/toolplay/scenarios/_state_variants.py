@@ -206,7 +206,7 @@ def base_steps(scenario: Scenario) -> list[Step]:
 def fix_calls(settings: Sequence[tuple[str, bool]], turn: int, fix: int) -> list[Step]:
     """The setter calls that apply `settings`, as steps of `turn`."""
     return [
-        Step(turn, ReferenceCall(name=BY_COLUMN[c].setter, arguments={"enabled": v}), fix=fix)
+        Step(turn, ReferenceCall(name=BY_COLUMN[c].setter, arguments={"on": v}), fix=fix)
         for c, v in settings
     ]
 
@@ -258,6 +258,15 @@ def derive(
         step = steps[j]
         assert step.base is not None
         wanted = played_base.outcomes[step.base]
+        setting = next((c for c, sw in BY_COLUMN.items() if sw.setter == step.call.name), None)
+        if setting is not None and played.settings_before[j].get(
+            setting
+        ) == step.call.arguments.get("on"):
+            # the base sets that switch to the value the variant starts with: refused as a
+            # no-op (as the reference's setters refuse), and there is nothing to restore
+            raise VariantSkipped(
+                f"reference call {step.call.name} sets a switch the variant changes"
+            )
         if played.outcomes[j][1] is None:
             raise VariantSkipped(
                 f"reference call {step.call.name} reads a setting the variant changes",

@@ -4,7 +4,9 @@ A variant keeps every milestone and minefield of its base and adds one milestone
 its fixes restore: `variant_low_battery_off` or `variant_<setting>_on` (a `state` constraint
 on `settings`; a switch's milestone comes after the low-battery one). Each base
 milestone that observes a call depending on a fix gets that fix's restore milestones in its
-`after`. A milestone *observes* a call when
+`after`, and no implicit guardrail on `settings` (the variant's own setter calls are the
+sanctioned change there, checked by the restore milestones; the reference's variant scenarios
+exclude the settings table the same way). A milestone *observes* a call when
 
 - one of its `tool_call` alternatives matches the call (tool and literal arguments), or a
   `flow` names the call's tool (`from_tool` or `tool`), or
@@ -155,7 +157,13 @@ def adjusted_milestones(base: Scenario, derivation: Derivation) -> list[Mileston
             if n not in new_edges[i] or not any(n in _ancestors(graph, a) for a in afters[i])
         ]
     kept = [
-        m.model_copy(update={"id": ids[i], "after": afters[i]})
+        m.model_copy(
+            update={
+                "id": ids[i],
+                "after": afters[i],
+                "guardrail_exclude": sorted({*m.guardrail_exclude, SETTINGS}),
+            }
+        )
         for i, m in enumerate(base.milestones)
     ]
     return kept + added
@@ -238,5 +246,7 @@ def _value_matches(target: Any, value: Any) -> bool:
             return False
         return bool(abs(value - spec["close"]) <= spec.get("tolerance", 1e-6))
     if "contains" in spec:
-        return str(spec["contains"]).lower() in str(value).lower()
+        if spec.get("ignore_case", False):
+            return str(spec["contains"]).casefold() in str(value).casefold()
+        return str(spec["contains"]) in str(value)
     return True  # rouge: a similarity, not a test; any text may match

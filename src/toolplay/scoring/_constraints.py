@@ -4,6 +4,10 @@ Each constraint of the spec compiles to a `ConstraintEval`: its similarity at in
 the index `j` of its reference (-1 for the initial world), cached under a key that only
 changes when what it looks at changes (table versions, or the message itself), so scoring a
 long trajectory costs little more than the distinct snapshots it holds.
+
+Reply checks (`message`, and `flow` into a message) score as the reference's row similarity:
+the geometric mean over the row's three columns sender, recipient and content, so a content
+similarity c counts as c^(1/3) once sender and recipient match.
 """
 
 from __future__ import annotations
@@ -41,8 +45,8 @@ class ConstraintEval:
     """A compiled constraint: similarity at (index, reference index), cached."""
 
     kind: str
-    uses_reference: bool
-    """True when `j` is a milestone's index (False: the initial world or unused)."""
+    reference: str | None
+    """The milestone id whose index `j` is (None: the initial world or unused)."""
     guardrail: bool
     measure: Measure
     key: Callable[[TraceView, int, int], Hashable]
@@ -58,19 +62,27 @@ class ConstraintEval:
         return value
 
 
-def compile_constraint(constraint: Constraint) -> ConstraintEval:
-    """The evaluator of one spec constraint."""
+REPLY_COLUMNS = 3
+"""Columns of a reply row in the reference (sender, recipient, content)."""
+
+
+def compile_constraint(constraint: Constraint) -> list[ConstraintEval]:
+    """The evaluators of one spec constraint (a guardrail: one per reference)."""
     if isinstance(constraint, StateConstraint):
-        return _state(constraint)
+        return [_state(constraint)]
     if isinstance(constraint, ChangeConstraint):
-        return _change(constraint)
+        return [_change(constraint)]
     if isinstance(constraint, GuardrailConstraint):
-        return _guardrail(constraint)
+        return [guardrail(constraint.table, ref) for ref in constraint.references()]
     if isinstance(constraint, ToolCallConstraint):
-        return _tool_call(constraint)
+        return [_tool_call(constraint)]
     if isinstance(constraint, MessageConstraint):
-        return _message(constraint)
-    return _flow(constraint)
+        return [_message(constraint)]
+    return [_flow(constraint)]
+
+
+def _named(reference: str | None) -> str | None:
+    return None if reference is None or reference == START else reference
 
 
 def _targets(table: str, rows: list[dict[str, Any]]) -> list[RowTarget]:
@@ -91,7 +103,7 @@ def _state(c: StateConstraint) -> ConstraintEval:
     def measure(view: TraceView, i: int, j: int) -> float:
         return rows_similarity(view.snapshot(c.table, i).rows, targets, exact_count=exact)
 
-    return ConstraintEval("state", False, False, measure, lambda v, i, j: v.version(c.table, i))
+    return ConstraintEval("state", None, False, measure, lambda v, i, j: v.version(c.table, i))
 
 
 def _change(c: ChangeConstraint) -> ConstraintEval:
@@ -115,23 +127,25 @@ def _change(c: ChangeConstraint) -> ConstraintEval:
 
     return ConstraintEval(
         c.kind,
-        c.reference != START,
+        _named(c.reference),
         False,
         measure,
         lambda v, i, j: (v.version(c.table, i), v.version(c.table, j)),
     )
 
 
-def _guardrail(c: GuardrailConstraint) -> ConstraintEval:
+def guardrail(table: str, reference: str) -> ConstraintEval:
+    """The table is unchanged between `reference` (a milestone id or `start`) and here."""
+
     def measure(view: TraceView, i: int, j: int) -> float:
-        return float(view.snapshot(c.table, i).counts == view.snapshot(c.table, j).counts)
+        return float(view.snapshot(table, i).counts == view.snapshot(table, j).counts)
 
     return ConstraintEval(
         "guardrail",
-        c.reference != START,
+        _named(reference),
         True,
         measure,
-        lambda v, i, j: (v.version(c.table, i), v.version(c.table, j)),
+        lambda v, i, j: (v.version(table, i), v.version(table, j)),
     )
 
 
@@ -162,7 +176,7 @@ def _tool_call(c: ToolCallConstraint) -> ConstraintEval:
             default=0.0,
         )
 
-    return ConstraintEval("tool_call", False, False, measure, lambda v, i, j: i)
+    return ConstraintEval("tool_call", None, False, measure, lambda v, i, j: i)
 
 
 def _message(c: MessageConstraint) -> ConstraintEval:
@@ -172,9 +186,9 @@ def _message(c: MessageConstraint) -> ConstraintEval:
         message = view.messages[i]
         if message.sender != c.sender or message.recipient != c.recipient:
             return 0.0
-        return content(message.content)
+        return float(content(message.content) ** (1 / REPLY_COLUMNS))
 
-    return ConstraintEval("message", False, False, measure, lambda v, i, j: i)
+    return ConstraintEval("message", None, False, measure, lambda v, i, j: i)
 
 
 def extract(value: Any, path: str) -> Iterator[Any]:
@@ -230,8 +244,10 @@ def _flow(c: FlowConstraint) -> ConstraintEval:
     def matcher(value: Any) -> ValueMatcher:
         if similarity == "close":
             return compile_target({"close": value, "tolerance": c.tolerance})
-        if similarity in ("contains", "rouge"):
-            return compile_target({similarity: str(value)})
+        if similarity == "contains":
+            return compile_target({"contains": str(value), "ignore_case": c.ignore_case})
+        if similarity == "rouge":
+            return compile_target({"rouge": str(value)})
         return compile_target({"exact": value}, name=c.argument or "")
 
     def measure(view: TraceView, i: int, j: int) -> float:
@@ -250,11 +266,13 @@ def _flow(c: FlowConstraint) -> ConstraintEval:
         text = message.content or ""
         filled = [str(c.template).replace("{value}", str(v)) for v in values]
         if similarity == "contains":
-            return float(any(f.casefold() in text.casefold() for f in filled))
+            fold = str.casefold if c.ignore_case else str
+            return float(any(fold(f) in fold(text) for f in filled))
         if similarity == "exact":
             return float(any(f.strip() == text.strip() for f in filled))
-        return max((rouge_l(f, text) for f in filled), default=0.0)
+        best = max((rouge_l(f, text) for f in filled), default=0.0)
+        return float(best ** (1 / REPLY_COLUMNS))
 
     if c.from_ is not None:
-        return ConstraintEval("flow", True, False, measure, lambda v, i, j: (i, j))
-    return ConstraintEval("flow", False, False, measure, lambda v, i, j: i)
+        return ConstraintEval("flow", c.from_, False, measure, lambda v, i, j: (i, j))
+    return ConstraintEval("flow", None, False, measure, lambda v, i, j: i)

@@ -14,34 +14,43 @@ Tie-break: mappings whose total similarity is within ``TIE_TOLERANCE`` of the
 optimum count as tied, and the lexicographically smallest index tuple
 (milestone 0 compared first) wins, so results are deterministic.
 
-Reference milestones: a milestone's similarity may depend on the index of an
-ancestor milestone (its reference). The distinct referenced milestones are
-pinned to every combination of indices (``n ** r`` of them, evaluated in
-vectorised batches) and the best pinned DP wins, which keeps the solver exact.
+Reference milestones: a milestone's similarity may depend on the indices of any
+number of its ancestors (its references: the milestones whose snapshots it
+compares with, including the predecessors of ToolSandbox's implicit guardrails).
+What it needs of a reference is usually not the exact index but the world
+version there, which only changes at messages that change the world. The
+caller says so through ``key(r, j)``: the class of placing milestone r at j as
+far as its referrers see it. The DP then sweeps the messages once over states
+(placed downward-closed set, class of each placed milestone that an unplaced
+one still refers to), so work grows with the number of classes (world
+versions), not with ``n ** r`` as pinning every referenced index would. Each
+state keeps its best total and, among totals within ``TIE_TOLERANCE``, the
+lexicographically smallest partial index tuple: two partial mappings in the
+same state have the same best completion, so comparing them on what they placed
+is comparing the whole mappings.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from collections.abc import Mapping as AbcMapping
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["TIE_TOLERANCE", "Mapping", "SimFn", "SimTable", "best_mapping"]
+__all__ = ["TIE_TOLERANCE", "KeyFn", "Mapping", "SimFn", "SimTable", "best_mapping"]
 
 TIE_TOLERANCE = 1e-12
 """Totals within this absolute distance of the optimum are treated as ties."""
 
-SimFn = Callable[[int, int, int | None], float]
+SimFn = Callable[[int, int, tuple[int, ...] | None], float]
+KeyFn = Callable[[int, int], Hashable]
 SimTable = npt.NDArray[Any] | Sequence[Sequence[float]]
 _FloatArray = npt.NDArray[np.float64]
 _IntArray = npt.NDArray[np.intp]
 _Step = tuple[int, _IntArray, _IntArray]
-_BATCH_CELLS = 1 << 20
 
 
 class Mapping(NamedTuple):
@@ -187,19 +196,25 @@ def best_mapping(
     sim: SimTable | SimFn,
     n: int,
     edges: Iterable[tuple[int, int]] = (),
-    references: AbcMapping[int, int] | None = None,
+    references: AbcMapping[int, int | Sequence[int]] | None = None,
     k: int | None = None,
+    key: KeyFn | None = None,
 ) -> Mapping:
     """Finds the edge-respecting milestone mapping with maximal mean similarity.
 
     Args:
         sim: Either a k x n array-like with ``sim[m][i]`` in [0, 1], or a callable
-            ``sim(m, i, ref_index)`` where ``ref_index`` is the index chosen for
-            milestone m's reference (``None`` for milestones without one).
+            ``sim(m, i, ref_indices)`` where ``ref_indices`` holds the indices chosen for
+            milestone m's references, in the order of ``references[m]`` (``None`` for
+            milestones without references).
         n: Number of candidate message indices (0 .. n - 1).
         edges: Pairs ``(a, b)``: milestone a must map to an index <= b's index.
-        references: ``{m: r}``; milestone r must be an ancestor of m. Needs a callable ``sim``.
+        references: ``{m: [r, ...]}`` (or ``{m: r}``); each r must be an ancestor of m.
+            Needs a callable ``sim``.
         k: Number of milestones; required when ``sim`` is callable.
+        key: ``key(r, j)``: what a referrer of milestone r sees of r placed at index j.
+            ``sim`` must depend on a reference index only through its key. Default: the
+            index itself (always exact, slowest).
 
     Returns:
         The optimal :class:`Mapping`; ties broken as described in the module docstring.
@@ -210,14 +225,18 @@ def best_mapping(
     """
     if n < 0:
         raise ValueError(f"n must be >= 0, got {n}")
-    refs = dict(references or {})
+    refs = {
+        m: (r,) if isinstance(r, int) else tuple(dict.fromkeys(r))
+        for m, r in (references or {}).items()
+    }
+    refs = {m: rs for m, rs in refs.items() if rs}
     if callable(sim):
         if k is None:
             raise ValueError("k must be given when sim is a callable")
         fn = sim
     else:
         if refs:
-            raise ValueError("references require sim to be a callable sim(m, i, ref_index)")
+            raise ValueError("references require sim to be a callable sim(m, i, ref_indices)")
         arr = np.asarray(sim, dtype=np.float64)
         if arr.size == 0 and arr.ndim == 1:
             arr = arr.reshape(0, n)
@@ -232,64 +251,125 @@ def best_mapping(
     if k < 0:
         raise ValueError(f"k must be >= 0, got {k}")
     preds, ancestors, order = _graph(k, edges)
-    for m, r in refs.items():
-        if not (0 <= m < k and 0 <= r < k):
-            raise ValueError(f"reference {m} -> {r} names an unknown milestone (k = {k})")
-        if not ancestors[m] >> r & 1:
-            raise ValueError(f"reference milestone {r} of milestone {m} is not its ancestor")
+    for m, rs in refs.items():
+        for r in rs:
+            if not (0 <= m < k and 0 <= r < k):
+                raise ValueError(f"reference {m} -> {r} names an unknown milestone (k = {k})")
+            if not ancestors[m] >> r & 1:
+                raise ValueError(f"reference milestone {r} of milestone {m} is not its ancestor")
     if k == 0:
         return Mapping((), (), 1.0)
     if n == 0:
         return Mapping((None,) * k, (0.0,) * k, 0.0)
-
-    if callable(sim):
-        base = np.array(
-            [
-                [_check(fn(m, i, None), m, i) if m not in refs else 0.0 for i in range(n)]
-                for m in range(k)
-            ]
-        )
-        by_ref = {
-            m: np.array([[_check(fn(m, i, j), m, i) for j in range(n)] for i in range(n)])
-            for m in refs
-        }
+    if not callable(sim):
+        base = arr
+    elif not refs:
+        base = np.array([[_check(fn(m, i, None), m, i) for i in range(n)] for m in range(k)])
     else:
-        base, by_ref = arr, {}
-    pinned = sorted(set(refs.values()))
-    slot = {r: s for s, r in enumerate(pinned)}
-    placements = list(itertools.product(range(n), repeat=len(pinned)))
-    combos = np.array(placements, dtype=np.intp).reshape(len(placements), len(pinned))
-
-    def tables(pins: _IntArray) -> _FloatArray:
-        """Effective k x n tables for a batch of pinned reference placements."""
-        out = np.repeat(base[None], pins.shape[0], axis=0)
-        for m, r in refs.items():
-            out[:, m, :] = by_ref[m][:, pins[:, slot[r]]].T
-        for r, s in slot.items():
-            keep = np.arange(n)[None, :] == pins[:, s, None]
-            out[:, r, :] = np.where(keep, out[:, r, :], -np.inf)
-        return out
-
+        chosen = _sweep_references(fn, n, k, preds, order, refs, key or _exact)
+        sims = tuple(
+            _check(
+                fn(m, chosen[m], tuple(chosen[r] for r in refs[m]) if m in refs else None),
+                m,
+                chosen[m],
+            )
+            for m in range(k)
+        )
+        return Mapping(tuple(chosen), sims, math.fsum(sims) / k)
     size, steps = _steps(k, preds, order)
-    batch = max(1, _BATCH_CELLS // max(size, k * n))
-    values = np.concatenate(
-        [
-            _forward_values(tables(combos[c : c + batch]), steps, size)
-            for c in range(0, len(combos), batch)
-        ]
-    )
-    threshold = float(np.max(values)) - TIE_TOLERANCE
-    best: list[int] | None = None
-    for c in range(len(combos)):  # product order == lexicographic order of the pins
-        pins = {r: int(combos[c, s]) for r, s in slot.items()}
-        if best is not None and [pins.get(m, 0) for m in range(k)] >= best:
-            break  # every later combination's mapping is lexicographically larger
-        if values[c] >= threshold:
-            candidate = _lexmin(tables(combos[c : c + 1])[0], steps, size, threshold)
-            best = candidate if best is None else min(best, candidate)
-    assert best is not None
-    sims = tuple(
-        float(by_ref[m][best[m], best[refs[m]]]) if m in refs else float(base[m, best[m]])
-        for m in range(k)
-    )
-    return Mapping(tuple(best), sims, math.fsum(sims) / k)
+    best_total = float(_forward_values(base[None], steps, size)[0])
+    chosen = _lexmin(base, steps, size, best_total - TIE_TOLERANCE)
+    sims = tuple(float(base[m, chosen[m]]) for m in range(k))
+    return Mapping(tuple(chosen), sims, math.fsum(sims) / k)
+
+
+def _exact(r: int, j: int) -> Hashable:
+    return j
+
+
+_State = tuple[int, tuple[Hashable, ...]]
+_Partial = tuple[float, tuple[int, ...]]
+
+
+def _better(a: _Partial, b: _Partial) -> bool:
+    """Whether partial mapping a beats b: a higher total, or a tie and a smaller tuple."""
+    if a[0] > b[0] + TIE_TOLERANCE:
+        return True
+    return a[0] >= b[0] - TIE_TOLERANCE and a[1] < b[1]
+
+
+def _sweep_references(
+    fn: SimFn,
+    n: int,
+    k: int,
+    preds: list[int],
+    order: list[int],
+    refs: dict[int, tuple[int, ...]],
+    key: KeyFn,
+) -> list[int]:
+    """The best mapping when similarities depend on references (module docstring).
+
+    A state is (placed set, per referenced milestone: the key of its index while an
+    unplaced milestone still refers to it, else None); each state keeps its best partial
+    (total, index tuple). States are grouped by placed set, so the DAG test runs once per set;
+    a candidate's index tuple is built only when its total can compete.
+    """
+    referenced = sorted({r for rs in refs.values() for r in rs})
+    slot = {r: s for s, r in enumerate(referenced)}
+    referrers = {r: sum(1 << m for m, rs in refs.items() if r in rs) for r in referenced}
+    ref_slots = {m: tuple(slot[r] for r in rs) for m, rs in refs.items()}
+    moves: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]] = {}
+
+    def move(placed: int, m: int) -> tuple[int, int, tuple[int, ...]]:
+        """Placing m into `placed`: new set, slot to record m's key in (-1: none), slots freed."""
+        now = placed | 1 << m
+        record = slot[m] if m in slot and referrers[m] & ~now else -1
+        freed = tuple(slot[r] for r in refs.get(m, ()) if not referrers[r] & ~now)
+        moves[(placed, m)] = (now, record, freed)
+        return now, record, freed
+
+    values: dict[tuple[int, int, tuple[Hashable, ...]], float] = {}
+    example: dict[tuple[int, Hashable], int] = {}
+    states: dict[int, dict[tuple[Hashable, ...], _Partial]] = {
+        0: {(None,) * len(referenced): (0.0, (-1,) * k)}
+    }
+    for i in range(n):
+        here = [key(r, i) for r in referenced]
+        for r, cls in zip(referenced, here, strict=True):
+            example.setdefault((r, cls), i)
+        for m in order:
+            bit, need, slots = 1 << m, preds[m], ref_slots.get(m, ())
+            for placed in [p for p in states if not p & bit and p & need == need]:
+                now, record, freed = moves.get((placed, m)) or move(placed, m)
+                target = states.setdefault(now, {})
+                for classes, (total, indices) in list(states[placed].items()):
+                    seen = tuple(classes[s] for s in slots)
+                    value = values.get((m, i, seen))
+                    if value is None:
+                        at = tuple(
+                            example[(r, c)] for r, c in zip(refs.get(m, ()), seen, strict=True)
+                        )
+                        value = _check(fn(m, i, at if slots else None), m, i)
+                        values[(m, i, seen)] = value
+                    score = total + value
+                    if record >= 0 or freed:
+                        after = list(classes)
+                        if record >= 0:
+                            after[record] = here[record]
+                        for s in freed:
+                            after[s] = None
+                        state = tuple(after)
+                    else:
+                        state = classes
+                    kept = target.get(state)
+                    if kept is not None and score < kept[0] - TIE_TOLERANCE:
+                        continue
+                    candidate = (score, (*indices[:m], i, *indices[m + 1 :]))
+                    if kept is None or _better(candidate, kept):
+                        target[state] = candidate
+    final = list(states.get((1 << k) - 1, {}).values())
+    best = final[0]
+    for partial in final[1:]:
+        if _better(partial, best):
+            best = partial
+    return list(best[1])

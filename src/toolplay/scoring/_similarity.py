@@ -6,14 +6,14 @@ matched one-to-one to observed rows by the Hungarian method on -log similarity, 
 maximises the geometric mean of the matched pairs (scipy's `linear_sum_assignment`).
 
 Exact match is strict about kinds (`true` is not `1`) but not about number types (`3` is
-`3.0`); values of columns and arguments named `*phone_number` are compared in canonical form,
-as the tools store them.
+`3.0`). Phone numbers are compared as stored, like every other value: a number written in
+another format is another value (the reference's rule; canonicalisation is the assistant's job).
+`contains` is case-sensitive unless the target says `ignore_case: true`.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -66,10 +66,6 @@ def exact_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and bool(a == b)
 
 
-def _canonical_phone(value: Any) -> Any:
-    return re.sub(r"[\s\-().]", "", value) if isinstance(value, str) else value
-
-
 def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
@@ -80,30 +76,29 @@ def compile_target(value: Any, default: str = "exact", name: str = "") -> ValueM
     Args:
         value: A literal, or a mapping naming one similarity (see `similarity_spec`).
         default: Similarity for literals: "exact" or "rouge".
-        name: Column or argument name (phone numbers compare canonically).
+        name: Column or argument name (kept for callers; every value compares as stored).
     """
     spec = similarity_spec(value)
     if spec is None:
         spec = (
             {"rouge": value} if default == "rouge" and isinstance(value, str) else {"exact": value}
         )
-    phone = name.endswith("phone_number")
     if "exact" in spec or "one_of" in spec:
         options = [spec["exact"]] if "exact" in spec else list(spec["one_of"])
-        if phone:
-            options = [_canonical_phone(o) for o in options]
 
         def exact(observed: Any) -> float:
-            seen = _canonical_phone(observed) if phone else observed
-            return float(any(exact_equal(seen, option) for option in options))
+            return float(any(exact_equal(observed, option) for option in options))
 
         return exact
     if "rouge" in spec:
         target = str(spec["rouge"])
         return lambda observed: rouge_l(target, _text(observed))
     if "contains" in spec:
-        needle = str(spec["contains"]).casefold()
-        return lambda observed: float(needle in _text(observed).casefold())
+        if spec.get("ignore_case", False):
+            folded = str(spec["contains"]).casefold()
+            return lambda observed: float(folded in _text(observed).casefold())
+        needle = str(spec["contains"])
+        return lambda observed: float(needle in _text(observed))
     centre, tolerance = float(spec["close"]), float(spec.get("tolerance", 1e-6))
 
     def close(observed: Any) -> float:

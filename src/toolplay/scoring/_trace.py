@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolplay.messages import Message, ToolCall, Trajectory
+from toolplay.scenarios import SETTERS
 from toolplay.world import World
 
 
@@ -54,6 +55,18 @@ class Snapshot:
         return not (self.counts - other.counts)
 
 
+def _current(tool: str, arguments: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """Arguments as today's tools name them.
+
+    A run recorded before the settings setters took `on` passed `enabled`; re-scoring it must
+    read the same call.
+    """
+    old = arguments is not None and "enabled" in arguments and "on" not in arguments
+    if arguments is not None and old and tool in SETTERS:
+        return {("on" if k == "enabled" else k): v for k, v in arguments.items()}
+    return arguments
+
+
 def _canonical(row: Mapping[str, Any]) -> str:
     return json.dumps(dict(row), sort_keys=True, default=str, separators=(",", ":"))
 
@@ -73,9 +86,12 @@ class TraceView:
             if message.is_tool_result and message.sender == "environment":
                 found = calls.get(message.tool_call_id or "")
                 shown = found.name if found is not None else ""
+                tool = message.tool_name or trajectory.real_tool_name(shown)
                 self.traces[message.index] = ToolTrace(
-                    tool=message.tool_name or trajectory.real_tool_name(shown),
-                    arguments=found.parsed_arguments() if found is not None else None,
+                    tool=tool,
+                    arguments=_current(tool, found.parsed_arguments())
+                    if found is not None
+                    else None,
                     result=message.result,
                     error=message.error,
                 )
@@ -83,10 +99,19 @@ class TraceView:
         for change in trajectory.changes:
             self._changes.setdefault(change.table, []).append(change.index)
         self._snapshots: dict[tuple[str, int], Snapshot] = {}
+        self._points = sorted({i for indices in self._changes.values() for i in indices})
 
     def version(self, table: str, index: int) -> int:
         """A number identifying the table's content after message `index` (-1: initial)."""
         return bisect.bisect_right(self._changes.get(table, []), index)
+
+    def change_points(self) -> list[int]:
+        """Sorted message indices at which some table changed (the world's versions)."""
+        return self._points
+
+    def world_version(self, index: int) -> int:
+        """A number identifying the whole world after message `index` (-1: initial)."""
+        return bisect.bisect_right(self._points, index)
 
     def snapshot(self, table: str, index: int) -> Snapshot:
         """The table after message `index` (-1: the initial world)."""

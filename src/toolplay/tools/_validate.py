@@ -23,7 +23,11 @@ MAX_TIMESTAMP = datetime(2100, 1, 1, tzinfo=UTC).timestamp()
 
 
 def phone_number(value: str, name: str = "phone_number") -> str:
-    """Canonical phone number: digits with an optional leading '+', separators removed.
+    """A phone number checked and returned as given (tools store what they are given).
+
+    Separators (spaces, dashes, dots, parentheses) are allowed in the check, never removed:
+    writing a number in canonical form is the assistant's job, and what the canonicalisation
+    category measures.
 
     Args:
         value: The number as given, e.g. "+1 (415) 555-0123".
@@ -38,14 +42,19 @@ def phone_number(value: str, name: str = "phone_number") -> str:
             f"{name}: {value!r} is not a valid phone number: use 7 to 15 digits, optionally "
             "starting with '+', e.g. '+15551234567'."
         )
-    return compact
+    return value
 
 
-def same_phone_number(a: object, b: str) -> bool:
-    """Whether a stored value `a` is the canonical number `b` (stored values may be loose)."""
-    if not isinstance(a, str):
-        return False
-    return re.sub(r"[\s\-().]", "", a) == b
+def require_criteria(given: dict[str, object]) -> None:
+    """Refuse a search with no criterion at all, as the reference's searches do.
+
+    Raises:
+        InvalidArgumentError: naming the criteria to choose from.
+    """
+    if all(value is None for value in given.values()):
+        raise InvalidArgumentError(
+            "No search criteria given. Give at least one of: " + ", ".join(given) + "."
+        )
 
 
 def timestamp(value: float, name: str = "timestamp") -> float:

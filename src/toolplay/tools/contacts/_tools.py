@@ -1,8 +1,9 @@
 """Contact book tools: add, modify, remove, search.
 
-Phone numbers are stored in canonical form (separators removed) and compared canonically, so
-"+1 (415) 555-0123" finds "+14155550123". A second contact with a number already in the book
-is refused: the assistant should modify the existing entry instead.
+As in the reference: names and phone numbers are stored as given and searched exactly as
+written ("+1 (415) 555-0123" does not find "+14155550123"); a search needs at least one
+criterion; a contact may be marked `is_self` (the user), and a second such entry is refused;
+two contacts may share a number (they get different person_ids).
 """
 
 from __future__ import annotations
@@ -27,38 +28,44 @@ def _existing(world: World, person_id: str) -> Row:
     return row
 
 
-def _refuse_duplicate(world: World, number: str, person_id: str | None = None) -> None:
+def _refuse_second_self(world: World, person_id: str | None = None) -> None:
     for row in world.rows("contacts"):
-        if row["person_id"] != person_id and _validate.same_phone_number(
-            row["phone_number"], number
-        ):
+        if row["is_self"] and row["person_id"] != person_id:
             raise InvalidArgumentError(
-                f"phone_number {number!r} already belongs to {row['name']} "
-                f"(person_id {row['person_id']!r}); modify that contact instead."
+                f"{row['name']} (person_id {row['person_id']!r}) is already the user's own "
+                "contact; there can be only one."
             )
 
 
 @tool(kind="action", reads={"contacts"}, writes={"contacts"})
-def add_contact(world: World, name: str, phone_number: str, relationship: str | None = None) -> str:
+def add_contact(
+    world: World,
+    name: str,
+    phone_number: str,
+    relationship: str | None = None,
+    is_self: bool = False,
+) -> str:
     """Add a person to the contact book and return the new contact's person_id.
 
     Args:
         name: The person's full name.
         phone_number: The person's phone number, e.g. "+15551234567".
         relationship: How the user knows the person, e.g. "friend" or "mother".
+        is_self: True if the contact is the user themself (there can be only one).
     """
     _validate.not_blank(name, "name")
     number = _validate.phone_number(phone_number)
-    _refuse_duplicate(world, number)
+    if is_self:
+        _refuse_second_self(world)
     person_id = new_id(world, "contacts")
     world.insert(
         "contacts",
         {
             "person_id": person_id,
-            "name": name.strip(),
+            "name": name,
             "phone_number": number,
             "relationship": relationship,
-            "is_self": False,
+            "is_self": is_self,
         },
     )
     return person_id
@@ -71,26 +78,33 @@ def modify_contact(
     name: str | None = None,
     phone_number: str | None = None,
     relationship: str | None = None,
+    is_self: bool | None = None,
 ) -> None:
-    """Change a contact's name, phone number or relationship; give at least one of them.
+    """Change a contact's name, phone number, relationship or is_self; give at least one.
 
     Args:
         person_id: The contact to change, as returned by search_contacts.
         name: New full name.
         phone_number: New phone number, e.g. "+15551234567".
         relationship: New relationship to the user.
+        is_self: True if the contact is the user themself (there can be only one).
     """
     _existing(world, person_id)
     values: dict[str, Any] = {}
     if name is not None:
-        values["name"] = _validate.not_blank(name, "name").strip()
+        values["name"] = _validate.not_blank(name, "name")
     if phone_number is not None:
         values["phone_number"] = _validate.phone_number(phone_number)
-        _refuse_duplicate(world, values["phone_number"], person_id)
     if relationship is not None:
         values["relationship"] = relationship
+    if is_self is not None:
+        if is_self:
+            _refuse_second_self(world, person_id)
+        values["is_self"] = is_self
     if not values:
-        raise InvalidArgumentError("Give at least one of name, phone_number, relationship.")
+        raise InvalidArgumentError(
+            "Give at least one of name, phone_number, relationship, is_self."
+        )
     world.update("contacts", {"person_id": person_id}, values)
 
 
@@ -114,7 +128,7 @@ def search_contacts(
     relationship: str | None = None,
     is_self: bool | None = None,
 ) -> list[dict[str, Any]]:
-    """Find contacts matching every given criterion; with no criterion, list all contacts.
+    """Find contacts matching every given criterion (give at least one).
 
     Names match forgivingly (case, accents, part of the name, small typos).
 
@@ -125,6 +139,15 @@ def search_contacts(
         relationship: Relationship to the user, e.g. "boss" (case-insensitive).
         is_self: True to find the user's own contact entry.
     """
+    _validate.require_criteria(
+        {
+            "person_id": person_id,
+            "name": name,
+            "phone_number": phone_number,
+            "relationship": relationship,
+            "is_self": is_self,
+        }
+    )
     number = _validate.phone_number(phone_number) if phone_number is not None else None
     found = []
     for row in world.rows("contacts"):
@@ -132,7 +155,7 @@ def search_contacts(
             continue
         if name is not None and not fuzzy_contains(name, str(row["name"]), NAME_THRESHOLD):
             continue
-        if number is not None and not _validate.same_phone_number(row["phone_number"], number):
+        if number is not None and row["phone_number"] != number:
             continue
         if relationship is not None and (
             str(row["relationship"] or "").casefold() != relationship.strip().casefold()

@@ -1,8 +1,9 @@
 """Text messaging tools: send to a phone number (needs cellular), search messages.
 
 The sender is the contact marked `is_self` (None when the book has none); the recipient's
-person_id is filled in when the number is in the contact book. Timestamps come from the world's
-frozen clock.
+person_id is filled in when the number, exactly as written, is in the contact book. Numbers are
+stored and searched as given ("+1 (245) 334-4098" is not "+12453344098"), and a search needs
+at least one criterion, as in the reference. Timestamps come from the world's frozen clock.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ CONTENT_THRESHOLD = 0.7
 
 def _person_id(world: World, phone_number: str) -> str | None:
     for row in world.rows("contacts"):
-        if _validate.same_phone_number(row["phone_number"], phone_number):
+        if row["phone_number"] == phone_number:
             return str(row["person_id"])
     return None
 
@@ -72,7 +73,7 @@ def search_messages(
     creation_timestamp_lowerbound: float | None = None,
     creation_timestamp_upperbound: float | None = None,
 ) -> list[dict[str, Any]]:
-    """Find text messages matching every given criterion; with no criterion, list all messages.
+    """Find text messages matching every given criterion (give at least one).
 
     Content matches forgivingly (case, part of the text, small typos).
 
@@ -86,6 +87,18 @@ def search_messages(
         creation_timestamp_lowerbound: Earliest creation time, as a POSIX timestamp.
         creation_timestamp_upperbound: Latest creation time, as a POSIX timestamp.
     """
+    _validate.require_criteria(
+        {
+            "message_id": message_id,
+            "sender_person_id": sender_person_id,
+            "sender_phone_number": sender_phone_number,
+            "recipient_person_id": recipient_person_id,
+            "recipient_phone_number": recipient_phone_number,
+            "content": content,
+            "creation_timestamp_lowerbound": creation_timestamp_lowerbound,
+            "creation_timestamp_upperbound": creation_timestamp_upperbound,
+        }
+    )
     sender = (
         _validate.phone_number(sender_phone_number, "sender_phone_number")
         if sender_phone_number is not None
@@ -115,13 +128,9 @@ def search_messages(
     for row in world.rows("messages"):
         if any(v is not None and row[k] != v for k, v in exact.items()):
             continue
-        if sender is not None and not _validate.same_phone_number(
-            row["sender_phone_number"], sender
-        ):
+        if sender is not None and row["sender_phone_number"] != sender:
             continue
-        if recipient is not None and not _validate.same_phone_number(
-            row["recipient_phone_number"], recipient
-        ):
+        if recipient is not None and row["recipient_phone_number"] != recipient:
             continue
         if content is not None and not fuzzy_contains(
             content, str(row["content"]), CONTENT_THRESHOLD

@@ -129,7 +129,7 @@ def search_reminder(
     latitude: float | None = None,
     longitude: float | None = None,
 ) -> list[dict[str, Any]]:
-    """Find reminders matching every given criterion; with no criterion, list all reminders.
+    """Find reminders matching every given criterion (give at least one).
 
     Content matches forgivingly (case, part of the text, small typos); timestamps by range.
 
@@ -143,6 +143,18 @@ def search_reminder(
         latitude: Latitude of the reminder's place (give longitude too).
         longitude: Longitude of the reminder's place (give latitude too).
     """
+    _validate.require_criteria(
+        {
+            "reminder_id": reminder_id,
+            "content": content,
+            "creation_timestamp_lowerbound": creation_timestamp_lowerbound,
+            "creation_timestamp_upperbound": creation_timestamp_upperbound,
+            "reminder_timestamp_lowerbound": reminder_timestamp_lowerbound,
+            "reminder_timestamp_upperbound": reminder_timestamp_upperbound,
+            "latitude": latitude,
+            "longitude": longitude,
+        }
+    )
     bounds = {
         name: _validate.timestamp(value, name) if value is not None else None
         for name, value in (

@@ -2,9 +2,9 @@
 
 Turning cellular, wifi or location service on fails in low-battery mode; turning low-battery
 mode on turns all three off (turning it off again leaves them off); reading the current
-location needs location service. Setting a switch to the value it already has succeeds and
-changes nothing (the reference raises instead; an assistant that checks nothing and sets a
-switch anyway has done no harm).
+location needs location service. Setters take `on`, as the reference's do, and refuse to set
+a switch to the value it already has (the reference raises there too), except that turning
+low-battery mode on leaves the three already-off switches quietly off.
 
 `reads`/`writes` are declared exactly: the runtime orders parallel calls readers-first, so a
 setter that only writes (low-battery mode) runs after the calls that depend on it.
@@ -16,7 +16,7 @@ from typing import Any
 
 from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
-from toolplay.tools._errors import PreconditionError
+from toolplay.tools._errors import InvalidArgumentError, PreconditionError
 from toolplay.world import Row, World
 
 
@@ -41,12 +41,18 @@ def _change(world: World, values: dict[str, Any]) -> None:
         world.update("settings", {}, changed)
 
 
-def _set_switch(world: World, column: str, label: str, enabled: bool) -> None:
-    if enabled and device(world)["low_battery_mode"]:
+def _refuse_same(world: World, column: str, label: str, on: bool) -> None:
+    if bool(device(world)[column]) == on:
+        raise InvalidArgumentError(f"{label} is already {'on' if on else 'off'}.")
+
+
+def _set_switch(world: World, column: str, label: str, on: bool) -> None:
+    if on and device(world)["low_battery_mode"]:
         raise PreconditionError(
             f"Cannot turn on {label} while low battery mode is on. Turn off low battery mode first."
         )
-    _change(world, {column: enabled})
+    _refuse_same(world, column, label.capitalize(), on)
+    _change(world, {column: on})
 
 
 @tool(kind="read", reads={"settings"})
@@ -56,13 +62,13 @@ def get_cellular_service_status(world: World) -> bool:
 
 
 @tool(kind="action", reads={"settings"}, writes={"settings"})
-def set_cellular_service_status(world: World, enabled: bool) -> None:
+def set_cellular_service_status(world: World, on: bool) -> None:
     """Turn cellular service on or off. It cannot be turned on while low battery mode is on.
 
     Args:
-        enabled: True to turn cellular service on, False to turn it off.
+        on: True to turn cellular service on, False to turn it off.
     """
-    _set_switch(world, "cellular", "cellular service", enabled)
+    _set_switch(world, "cellular", "cellular service", on)
 
 
 @tool(kind="read", reads={"settings"})
@@ -72,13 +78,13 @@ def get_wifi_status(world: World) -> bool:
 
 
 @tool(kind="action", reads={"settings"}, writes={"settings"})
-def set_wifi_status(world: World, enabled: bool) -> None:
+def set_wifi_status(world: World, on: bool) -> None:
     """Turn wifi on or off. It cannot be turned on while low battery mode is on.
 
     Args:
-        enabled: True to turn wifi on, False to turn it off.
+        on: True to turn wifi on, False to turn it off.
     """
-    _set_switch(world, "wifi", "wifi", enabled)
+    _set_switch(world, "wifi", "wifi", on)
 
 
 @tool(kind="read", reads={"settings"})
@@ -88,13 +94,13 @@ def get_location_service_status(world: World) -> bool:
 
 
 @tool(kind="action", reads={"settings"}, writes={"settings"})
-def set_location_service_status(world: World, enabled: bool) -> None:
+def set_location_service_status(world: World, on: bool) -> None:
     """Turn location service on or off. It cannot be turned on while low battery mode is on.
 
     Args:
-        enabled: True to turn location service on, False to turn it off.
+        on: True to turn location service on, False to turn it off.
     """
-    _set_switch(world, "location_service", "location service", enabled)
+    _set_switch(world, "location_service", "location service", on)
 
 
 @tool(kind="read", reads={"settings"})
@@ -104,14 +110,15 @@ def get_low_battery_mode_status(world: World) -> bool:
 
 
 @tool(kind="action", writes={"settings"})
-def set_low_battery_mode_status(world: World, enabled: bool) -> None:
+def set_low_battery_mode_status(world: World, on: bool) -> None:
     """Turn low battery mode on or off. Turning it on also turns off cellular, wifi and location.
 
     Args:
-        enabled: True to turn low battery mode on, False to turn it off.
+        on: True to turn low battery mode on, False to turn it off.
     """
-    values: dict[str, Any] = {"low_battery_mode": enabled}
-    if enabled:
+    _refuse_same(world, "low_battery_mode", "Low battery mode", on)
+    values: dict[str, Any] = {"low_battery_mode": on}
+    if on:
         values.update(cellular=False, wifi=False, location_service=False)
     _change(world, values)
 
