@@ -54,7 +54,7 @@ def change_calls(constraint: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]
         if table == "settings":
             for column in sorted(SETTERS, key=lambda c: c != "low_battery_mode"):
                 if column in row:
-                    calls.append((SETTERS[column], {"enabled": row[column]}))
+                    calls.append((SETTERS[column], {"on": row[column]}))
         elif table == "messages" and kind == "added":
             calls.append(
                 (

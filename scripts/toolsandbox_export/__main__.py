@@ -6,8 +6,8 @@ Run with the reference package installed (its own Python 3.9 virtual environment
 
 This script imports nothing of toolplay (toolplay needs Python 3.11); it writes plain JSON:
 - `scenarios.json`: every reference base scenario that needs no network, in toolplay's
-  scenario format, with the exact tool list of each of the 8 augmentation settings
-  (`metadata.toolsandbox.shown`);
+  scenario format, with the reference's ranking of distraction tools (`tools.distractors`,
+  from which its 8 augmentation settings take theirs);
 - `left_out.json`: the scenarios left out, with the reason;
 - `prompts.json`: the reference's agent system prompt, the user simulator's instruction and
   its default demonstrations (data, never code);
@@ -15,9 +15,10 @@ This script imports nothing of toolplay (toolplay needs Python 3.11); it writes 
   is not exact.
 Apple's licence is copied beside them by the caller (`LICENSE` of the reference checkout).
 
-`--format current` writes today's milestone spec (a milestone narrowing the implicit
-guardrails records it in `metadata.toolsandbox.guardrail_exclude`); `--format multi` writes the
-`guardrail_exclude` milestone field of the multi-reference spec.
+`--format multi` (the default) writes the milestone spec with several references per milestone
+and the `guardrail_exclude` field; `--format current` writes the spec from before them (it
+leaves out the scenarios whose milestones refer to several others and records a milestone's
+narrowing of the implicit guardrails in `metadata.toolsandbox.guardrail_exclude`).
 """
 
 from __future__ import annotations
@@ -214,7 +215,7 @@ def _write(path: Path, data: Any) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--format", choices=("current", "multi"), default="current")
+    parser.add_argument("--format", choices=("current", "multi"), default="multi")
     parser.add_argument(
         "--licence",
         type=Path,

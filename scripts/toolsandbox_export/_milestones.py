@@ -245,6 +245,30 @@ def constraint(constraint: Any, ids: list[str], renames: dict[str, str]) -> list
 
 GUARDRAIL = "guardrail_similarity"
 
+RESULT_PATHS = {"search_holiday": "timestamp"}
+"""Where toolplay's tool keeps what the reference's returns as its whole result: the
+reference's `search_holiday` returns the holiday's timestamp, toolplay's returns
+`{name, date, timestamp}`. A flow reading the whole result of such a tool reads this path."""
+
+
+def _result_paths(items: list[dict[str, Any]]) -> None:
+    """Point flows from a milestone calling a tool of `RESULT_PATHS` at its value."""
+    tools = {
+        item["id"]: {
+            option.get("tool")
+            for c in item["constraints"]
+            if c["kind"] == "tool_call"
+            for option in (c.get("alternatives") or [c])
+        }
+        for item in items
+    }
+    for item in items:
+        for c in item["constraints"]:
+            if c["kind"] == "flow" and c.get("path") == "":
+                found = {RESULT_PATHS[t] for t in tools.get(c["from"], ()) if t in RESULT_PATHS}
+                if len(found) == 1:
+                    c["path"] = found.pop()
+
 
 def milestones(matcher: Any, renames: dict[str, str]) -> list[dict[str, Any]]:
     """Every milestone of a reference matcher, with `after` edges and guardrail narrowing.
@@ -275,4 +299,5 @@ def milestones(matcher: Any, renames: dict[str, str]) -> list[dict[str, Any]]:
         if excluded:
             entry["guardrail_exclude"] = excluded
         out.append(entry)
+    _result_paths(out)
     return out

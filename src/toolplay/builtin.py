@@ -30,7 +30,7 @@ SANDBOX = (
 )
 TOOLSANDBOX = (
     "apple/ToolSandbox's own scenarios (commit 165848b), exported offline with the clock "
-    "pinned: 85 bases x the paper's 8 augmentation settings, with toolplay's reference "
+    "pinned: 91 bases x the paper's 8 augmentation settings, with toolplay's reference "
     "solutions (Apple's licence beside the data)."
 )
 AUTODE = "AutoDE-style user scripts over the sandbox tools, scored by slot precision/recall/F1."
