@@ -17,6 +17,7 @@ from toolplay.scenarios import (
     folder_suite,
     import_autode_data,
     import_tooltalk,
+    toolsandbox_suite,
     variant_suite,
 )
 from toolplay.scoring import builtin_scorers
@@ -26,6 +27,11 @@ QUICK = "A handful of small scenarios for smoke runs."
 SANDBOX = (
     "ToolSandbox-style stateful scenarios scored by milestones and minefields: base "
     "scenarios plus generated world-state variants, each under 8 tool augmentations."
+)
+TOOLSANDBOX = (
+    "apple/ToolSandbox's own scenarios (commit 165848b), exported offline with the clock "
+    "pinned: 91 bases x the paper's 8 augmentation settings, with toolplay's reference "
+    "solutions (Apple's licence beside the data)."
 )
 AUTODE = "AutoDE-style user scripts over the sandbox tools, scored by slot precision/recall/F1."
 AUTODE_DATA = (
@@ -58,6 +64,7 @@ def register(catalog: Catalog) -> None:
     catalog.add_suite("quick", folder_suite("quick", QUICK), QUICK)
     catalog.add_suite("sandbox", variant_suite("sandbox", SANDBOX), SANDBOX)
     catalog.add_suite("autode", _autode_builtin, AUTODE)
+    catalog.add_suite("toolsandbox", toolsandbox_suite, TOOLSANDBOX)
     catalog.add_importer(
         "tooltalk",
         import_tooltalk,

@@ -72,8 +72,8 @@ def test_a_model_driven_user_answers_from_the_script(tmp_path: Path) -> None:
             "--limit",
             "60",
         )
-        prompts = [
-            r.body["messages"][0]["content"]
+        prompts = [  # the briefing: the last system message (demonstrations come first)
+            [m["content"] for m in r.body["messages"] if m["role"] == "system"][-1]
             for r in server.requests
             if r.body["model"] == "user-model"
         ]
@@ -119,9 +119,7 @@ def agent(messages, tools, context):
 
 def test_static_and_dynamic_scores_pair_up_in_compare(tmp_path: Path) -> None:
     agent = tmp_path / "agent.py"
-    labels = {
-        s.id: (s.metadata["label"]["name"], s.metadata["label"]["arguments"]) for s in SUITE
-    }
+    labels = {s.id: (s.metadata["label"]["name"], s.metadata["label"]["arguments"]) for s in SUITE}
     agent.write_text(AGENT % json.dumps(labels))
     spec = f"python:{agent}:agent"
     static = run(tmp_path / "static", "--mode", "static", "--assistant", spec, "--limit", "40")

@@ -20,7 +20,7 @@ from toolplay.scenarios import (
     Scenario,
 )
 
-ID = re.compile(r"^(?P<base>[^~@]+)(~(?P<state>[a-z_]+))?(@(?P<aug>[a-z_0-9]+))?$")
+ID = re.compile(r"^(?P<base>[^~@]+)(~(?P<state>[a-z_]+))?(@(?P<aug>[a-z_0-9+]+))?$")
 INSUFFICIENT = "insufficient_information"
 
 
@@ -72,14 +72,14 @@ def test_no_call_scores_zero_on_plain_and_scrambled_variants(tmp_path: Path) -> 
     """The oracle's 1.0 everywhere is `test_validate_passes_on_the_whole_suite`."""
     out = tmp_path / "no-call"
     args = ["run", "--suite", "sandbox", "--assistant", "no-call", "--out", str(out)]
-    args += ["--augment", "none", "--augment", "scrambled_names"]
+    args += ["--augment", "none", "--augment", "distractors_3+scrambled_names"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output[-3000:]
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     suite = {s.id: s for s in load_suite("sandbox").scenarios}
     scores = _scores(out)
     assert len(scores) == summary["completed"] == summary["scenarios"]
-    assert set(summary["by_augmentation"]) == {"none", "scrambled_names"}
+    assert set(summary["by_augmentation"]) == {"none", "distractors_3+scrambled_names"}
     nonzero = {
         scenario_id: round(record["score"], 3)
         for scenario_id, record in scores.items()

@@ -14,7 +14,7 @@ from toolplay.roles._model_user import (
     simulator_messages,
     user_system_prompt,
 )
-from toolplay.scenarios import Scenario
+from toolplay.scenarios import Scenario, toolsandbox_prompts
 from toolplay.testing import (
     ChatServer,
     scripted,
@@ -69,7 +69,8 @@ def test_roles_are_flipped_for_the_simulator() -> None:
         Message(index=2, sender="assistant", recipient="user", content="yo", visible_to=("user",)),
     )
     messages = simulator_messages(GOAL, view)
-    assert [(m["role"], m["content"]) for m in messages[1:]] == [
+    briefing = max(i for i, m in enumerate(messages) if m["role"] == "system")
+    assert [(m["role"], m["content"]) for m in messages[briefing + 1 :]] == [
         ("assistant", "hi"),
         ("user", "yo"),
     ]
@@ -87,15 +88,42 @@ def test_the_user_speaks_then_ends_and_demonstrations_stay_private() -> None:
     assert trajectory.termination == "user_ended" and trajectory.user == "openai:sim"
     said = [m.content for m in trajectory.messages if m.sender == "user" and m.content]
     assert said == ["Please turn on wifi."]
-    assert all(r["tools"][0]["function"]["name"] == "end_conversation" for r in requests)
-    assert all(len(r["tools"]) == 1 for r in requests)
+    # as in the reference, end_conversation is offered once the assistant has spoken
+    assert not requests[0].get("tools")
+    assert [t["function"]["name"] for t in requests[1]["tools"]] == ["end_conversation"]
     seen_by_assistant = " ".join(
         m.content or "" for context in assistant.seen for m in context.messages
     )
-    assert (
-        "DEMO-LINE" not in seen_by_assistant
-        and "DEMO-LINE" in requests[0]["messages"][0]["content"]
-    )
+    shown_to_user = [m["content"] for m in requests[0]["messages"]]
+    assert "DEMO-LINE" not in seen_by_assistant and "DEMO-LINE please" in shown_to_user
+
+
+def test_the_reference_briefing_demonstrations_then_instruction_and_goal() -> None:
+    texts = toolsandbox_prompts()
+    instruction = texts["user_instruction"]
+    bare = scenario(goal="Get wifi turned on.", script=["Wifi on please"])
+    messages = simulator_messages(bare, ())
+    default = texts["demonstrations"]["default"][0]["messages"]
+    shown = [m for m in default if m.get("recipient") != "environment"]
+    # the reference's default demonstration first, its own briefing a system message
+    assert messages[0] == {"role": "system", "content": instruction + default[0]["content"]}
+    flipped = {"user": "assistant", "assistant": "user", "system": "system"}
+    assert [m["role"] for m in messages[: len(shown)]] == [flipped[m["role"]] for m in shown]
+    # the demonstration's end_conversation() call is dropped, as the reference's chat does
+    assert all(m["content"] != "end_conversation()" for m in messages)
+    assert messages[len(shown)] == {
+        "role": "system",
+        "content": instruction + "Get wifi turned on.",
+    }
+    # a scenario's own demonstrations replace the default ones
+    own = simulator_messages(GOAL, ())
+    assert own[0] == {"role": "assistant", "content": "DEMO-LINE please"}
+    assert own[1]["content"].endswith("Get wifi turned on.\nYou do not know your wifi password.")
+
+
+def test_toolplays_own_briefing_stays_available() -> None:
+    messages = simulator_messages(GOAL, (), style="toolplay")
+    assert messages[0] == {"role": "system", "content": user_system_prompt(GOAL)}
 
 
 def test_a_scripted_opening_is_said_verbatim_without_a_model_call() -> None:

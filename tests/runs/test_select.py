@@ -101,13 +101,16 @@ def test_a_suite_with_variants_is_selected_from(folder: Path) -> None:
     suite = Suite("variants", expand_variants(plain.scenarios).scenarios, source=str(folder))
     assert carried_augmentations(suite) == list(AUGMENTATION_SETTINGS)
     assert len(select_scenarios(suite, None)) == len(suite)
-    chosen = select_scenarios(suite, None, ["scrambled_names"])
+    chosen = select_scenarios(suite, None, ["distractors_3+scrambled_names"])
     assert [s.id for s in chosen] == [
-        "fx_euros@scrambled_names",
-        "fx_euros~wifi_off@scrambled_names",
-        "fx_euros~low_battery@scrambled_names",
-        "km_to_miles@scrambled_names",
+        "fx_euros@distractors_3+scrambled_names",
+        "fx_euros~wifi_off@distractors_3+scrambled_names",
+        "fx_euros~low_battery@distractors_3+scrambled_names",
+        "km_to_miles@distractors_3+scrambled_names",
     ]
+    # the old name of a scramble says where it went (the paper's table puts it on 3 distractors)
+    with pytest.raises(SelectionError, match=r"use --augment distractors_3\+scrambled_names"):
+        select_scenarios(suite, None, ["scrambled_names"])
     unaugmented = select_scenarios(suite, None, ["none"])
     assert [s.id for s in unaugmented] == [
         "fx_euros",
@@ -115,9 +118,9 @@ def test_a_suite_with_variants_is_selected_from(folder: Path) -> None:
         "fx_euros~low_battery",
         "km_to_miles",
     ]
-    both = select_scenarios(suite, None, ["no_arg_types", "none"])
+    both = select_scenarios(suite, None, ["distractors_3+no_arg_types", "none"])
     assert [s.id for s in both] == [s.id for s in unaugmented] + [
-        f"{s.id}@no_arg_types" for s in unaugmented
+        f"{s.id}@distractors_3+no_arg_types" for s in unaugmented
     ]  # the suite's order, not the order of the flags
     assert [s.id for s in select_scenarios(suite, 2, ["none"])] == ["fx_euros", "fx_euros~wifi_off"]
     with pytest.raises(SelectionError, match=r"'no_docs' is not one of them.*--suite"):
@@ -185,7 +188,7 @@ def test_applied_augmentations_are_applied_once_and_summarised(
     assert replies["fx_euros@distractors_3"].startswith("5 tools: ")
     assert replies["km_to_miles@distractors_3"].startswith("4 tools: ")
     scrambled = replies["fx_euros@scrambled_names"]
-    assert scrambled.startswith("2 tools: tool_") and "convert" not in scrambled
+    assert scrambled == "2 tools: mathutil_1,mathutil_2"  # generic <domain>_<number> names
     groups = summary["by_augmentation"]
     assert isinstance(groups, dict) and set(groups) == {"none", "distractors_3", "scrambled_names"}
     assert groups["none"]["scenarios"] == 2

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from toolplay.cli import app
+from toolplay.runs import CONFIG_VERSION
 from toolplay.runs._suite_pin import fingerprint, pin_suite
 from toolplay.scenarios import DATA
 
@@ -85,7 +86,11 @@ def test_version_2_configs_migrate_without_a_fingerprint(project: Path) -> None:
     from toolplay.runs import RunConfig
 
     config = RunConfig.model_validate({"version": 2, "suite": "mysuite", "out": "x"})
-    assert config.version == 3 and config.suite_fingerprint is None and config.suite == "mysuite"
+    assert (
+        config.version == CONFIG_VERSION
+        and config.suite_fingerprint is None
+        and config.suite == "mysuite"
+    )
 
 
 @given(st.sampled_from(["quick", "sandbox", "no/such/path", "tooltalk:missing?x=1"]))

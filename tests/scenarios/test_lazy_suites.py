@@ -51,8 +51,8 @@ def test_listing_and_selecting_build_only_what_is_used() -> None:
     assert suite.scenarios.built == 0  # what `toolplay suites` reads
     assert [s.id for s in select_scenarios(suite, 1)] == [suite.entries()[0].id]
     assert suite.scenarios.built == 1
-    chosen = select_scenarios(suite, 3, ["scrambled_names"])
-    assert [s.augmentation for s in chosen] == ["scrambled_names"] * 3
+    chosen = select_scenarios(suite, 3, ["distractors_3+scrambled_names"])
+    assert [s.augmentation for s in chosen] == ["distractors_3+scrambled_names"] * 3
     assert suite.scenarios.built == 4
 
 

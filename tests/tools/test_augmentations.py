@@ -7,6 +7,9 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz import fuzz, utils
 
 from support import load_suite, play_dynamic, registry_for
 from toolplay.conversation import Environment
@@ -64,33 +67,64 @@ def test_scrambled_names_rename_only() -> None:
     shown = present(OFFERED, ["scrambled_names"], FULL)
     for before, after in zip(PLAIN.schemas, shown.schemas, strict=True):
         real = before["function"]["name"]
-        assert after["function"]["name"] == scrambled_name(real) != real
+        assert after["function"]["name"] == scrambled_name(real, FULL) != real
         assert {**after["function"], "name": real} == before["function"]
         assert shown.real_name(after["function"]["name"]) == real
     assert shown.real_name("search_contacts") is None  # real names are not callable any more
+    # generic names as the reference's `<module>_<number>`, numbered in name order per domain
+    contacts = sorted(n for n in FULL.names() if FULL[n].domain == "contacts")
+    assert (
+        scrambled_name("search_contacts", FULL) == f"contacts_{contacts.index('search_contacts')}"
+    )
+    assert scrambled_name("send_message_with_phone_number", FULL).startswith("messaging_")
+
+
+def names_of(presentation: ToolPresentation) -> list[str]:
+    return [s["function"]["name"] for s in presentation.schemas]
 
 
 @pytest.mark.parametrize(
     ("name", "count"), [("distractors_3", 3), ("distractors_10", 10), ("distractors_all", None)]
 )
-def test_distractors_add_real_unoffered_tools_most_similar_first(
+def test_distractors_add_the_best_ranked_unoffered_tools_in_a_seeded_shuffle(
     name: str, count: int | None
 ) -> None:
     shown = present(OFFERED, [name], FULL)
-    assert shown.schemas[:2] == PLAIN.schemas
-    added = [s["function"]["name"] for s in shown.schemas[2:]]
     ranking = rank_distractors(PLAIN, FULL)
-    assert added == (ranking if count is None else ranking[:count])
-    assert set(added).isdisjoint(PLAIN.names) and set(added) <= set(FULL.names())
-    for schema in shown.schemas[2:]:
+    expected = ranking if count is None else ranking[:count]
+    assert sorted(names_of(shown)) == sorted([*PLAIN.names, *expected])
+    for schema in shown.schemas:
         assert schema == FULL[schema["function"]["name"]].schema
+    assert names_of(present(OFFERED, [name], FULL)) == names_of(shown)  # same seed, same order
     if count is None:
-        assert len(added) == len(FULL.names()) - 2
+        assert len(shown.schemas) == len(FULL.names())
 
 
-def test_distractor_ranking_prefers_related_tools() -> None:
+def test_distractor_order_does_not_give_the_offered_tools_away() -> None:
+    shown = names_of(present(OFFERED, ["distractors_10"], FULL))
+    assert shown[:2] != names_of(PLAIN)  # not simply appended after the offered tools
+
+
+def test_distractor_ranking_puts_the_same_domain_first_then_name_similarity() -> None:
     ranking = rank_distractors(PLAIN, FULL)
+    domains = {"contacts", "messaging"}
+    same = [n for n in ranking if FULL[n].domain in domains]
+    assert ranking[: len(same)] == same  # same-domain tools come first
     assert ranking.index("search_messages") < ranking.index("get_low_battery_mode_status")
+
+    # within each part, names by decreasing best WRatio to an offered tool (the reference's)
+    def best(name: str) -> float:
+        return max(fuzz.WRatio(name, t, processor=utils.default_process) for t in PLAIN.names)
+
+    for part in (same, ranking[len(same) :]):
+        scores = [best(n) for n in part]
+        assert scores == sorted(scores, reverse=True)
+
+
+def test_a_scenario_ranking_replaces_the_rule() -> None:
+    own = ["get_wifi_status", "search_contacts", "add_contact", "not_a_tool"]
+    shown = present(OFFERED, ["distractors_3"], FULL, distractors=own)
+    assert sorted(names_of(shown)) == sorted([*PLAIN.names, "get_wifi_status", "add_contact"])
 
 
 def test_unknown_augmentation_is_refused() -> None:
@@ -119,3 +153,20 @@ def test_wrong_type_without_types_names_the_expected_type() -> None:
     )
     assert outcome.error_type == "invalid_arguments"
     assert "must be of type boolean" in (outcome.error or "")
+
+
+@given(
+    offered=st.lists(st.sampled_from(sorted(FULL.names())), min_size=1, max_size=5, unique=True),
+    name=st.sampled_from(["distractors_3", "distractors_10", "distractors_all"]),
+)
+@settings(max_examples=40, deadline=None)
+def test_distractors_for_any_offered_set(offered: list[str], name: str) -> None:
+    chosen = FULL.select(offered)
+    plain = ToolPresentation.plain(chosen)
+    ranking = rank_distractors(plain, FULL)
+    assert sorted(ranking) == sorted(set(FULL.names()) - set(offered))  # every other tool, once
+    shown = present(chosen, [name], FULL)
+    count = {"distractors_3": 3, "distractors_10": 10, "distractors_all": None}[name]
+    expected = ranking if count is None else ranking[:count]
+    assert sorted(names_of(shown)) == sorted([*offered, *expected])
+    assert names_of(present(chosen, [name], FULL)) == names_of(shown)

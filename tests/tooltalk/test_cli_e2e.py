@@ -111,5 +111,7 @@ def test_replay_with_call_cap_and_no_docs(tooltalk_dir: Path, tmp_path: Path) ->
         "max_rounds": None,
         "stop_marker": None,
         "submit_text": None,
+        "prompt_context": False,
+        "user_simulator": "toolsandbox",
     }
     assert config["augment"] == ["no_docs"]

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from toolplay.cli import app
 from toolplay.report import compare_runs
-from toolplay.roles._model_user import user_system_prompt
+from toolplay.roles._model_user import reference_user_prompt
 from toolplay.scenarios import Suite
 from toolplay.testing import (
     ChatServer,
@@ -196,12 +196,18 @@ def test_model_driven_user_over_an_endpoint_gets_the_derived_side(
     data = summary(out)
     assert data["termination"] == {"user_ended": 12}
     assert data["metrics"]["success_rate"] == 1.0
-    prompts = {r["messages"][0]["content"] for r in requests if is_user_request(r)}
+    prompts = {
+        m["content"]
+        for r in requests
+        if is_user_request(r)
+        for m in r["messages"]
+        if m["role"] == "system"
+    }
     by_id = {s.id: s for s in tooltalk_suite.scenarios}
     played = [by_id[sid] for sid in scores(out)]
     assert len(played) == 12
     for scenario in played:
-        expected = user_system_prompt(scenario)
+        expected = reference_user_prompt(scenario)
         assert expected in prompts, scenario.id
         assert (scenario.user.goal or "-") in expected
         assert (scenario.user.knowledge or "-") in expected

@@ -37,7 +37,8 @@ def suites() -> None:
     """List the built-in suites and importers with scenario counts by category.
 
     Suites with generated variants (sandbox) also count scenarios by augmentation setting and
-    world-state variant, and list the variants skipped as unsound.
+    world-state variant, and list the variants skipped as unsound; an exported suite
+    (toolsandbox) counts the reference scenarios it left out, by reason.
     """
     notes: list[str] = []
     found = catalog()
@@ -51,6 +52,14 @@ def suites() -> None:
         detail(console, "variants", _variant_counts(entries))
         skipped = cast(list[tuple[str, str]], loaded.extra.get("skipped_variants", []))
         notes += [f"{name}: skipped unsound variant {vid}: {why}" for vid, why in skipped]
+        left_out = cast(list[tuple[str, str]], loaded.extra.get("left_out", []))
+        if left_out:
+            reasons = Counter(why.split(":")[0] for _, why in left_out)
+            listed = "; ".join(f"{n} {why}" for why, n in reasons.most_common())
+            notes.append(
+                f"{name}: {len(left_out)} reference scenarios left out ({listed}); "
+                f"each with its reason in {loaded.source}/left_out.json"
+            )
     console.print()
     console.print(Text("Importers (give the file or folder after the colon):", style="bold"))
     for source in found.importers.values():

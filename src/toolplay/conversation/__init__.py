@@ -34,14 +34,14 @@ from toolplay.conversation._play import (
     PlayRequest,
     PlaySettings,
 )
-from toolplay.conversation._prompts import DEFAULT_SYSTEM_PROMPT, scenario_prompt, system_prompt
+from toolplay.conversation._prompts import default_system_prompt, scenario_prompt, system_prompt
 from toolplay.conversation._reference import REFERENCE_USER
 
 __all__ = [
     "DEFAULT_MAX_CALLS_PER_TURN",
     "DEFAULT_MAX_ROUNDS",
     "DEFAULT_STOP_MARKER",
-    "DEFAULT_SYSTEM_PROMPT",
+    "default_system_prompt",
     "END_CONVERSATION",
     "REFERENCE_USER",
     "Acted",

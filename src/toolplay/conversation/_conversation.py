@@ -90,6 +90,7 @@ class Conversation:
             self.request.trial,
             self.bus.view("user"),
             self.request.settings.user_prompt,
+            self.request.settings.user_simulator,
         )
         try:
             said = await self.request.user.respond(context)
@@ -203,12 +204,13 @@ def offered_tools(setup: ScenarioSetup, augment: Sequence[str] = ()) -> ToolPres
 
     `scenario.augmentation` may join several augmentations with `+`. Distraction tools come
     from every tool the world can run except those the scenario denies (a withheld tool must
-    not come back as a distraction).
+    not come back as a distraction); a scenario's own ranking (`tools.distractors`) decides
+    which come first.
     """
     scenario = setup.scenario
     own = scenario.augmentation.split("+") if scenario.augmentation else []
     pool = setup.registry.select(None, scenario.tools.deny)
-    return present(setup.offered, own + list(augment), pool)
+    return present(setup.offered, own + list(augment), pool, scenario.tools.distractors)
 
 
 def renamed(presentation: ToolPresentation) -> dict[str, str]:

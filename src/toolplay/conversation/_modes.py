@@ -56,7 +56,7 @@ from toolplay.tools import ToolCrash
 async def play_dynamic(request: PlayRequest) -> Trajectory:
     """Play one conversation on-policy (see the module docstring)."""
     scenario = request.setup.scenario
-    conversation = Conversation(request, scenario_prompt(scenario, request.settings.system_prompt))
+    conversation = Conversation(request, scenario_prompt(scenario, *request.settings.prompt_parts))
     try:
         while True:
             await conversation.user_says()
@@ -68,7 +68,7 @@ async def play_dynamic(request: PlayRequest) -> Trajectory:
 async def play_static(request: PlayRequest) -> Trajectory:
     """Play every assistant turn of `scenario.reference` off-policy (module docstring)."""
     scenario = request.setup.scenario
-    conversation = Conversation(request, scenario_prompt(scenario, request.settings.system_prompt))
+    conversation = Conversation(request, scenario_prompt(scenario, *request.settings.prompt_parts))
     shown = {real: name for name, real in conversation.presentation.names.items()}
     bus = conversation.bus
     capped = False
@@ -99,7 +99,7 @@ async def play_autode_static(request: PlayRequest) -> Trajectory:
     scenario = request.setup.scenario
     if not scenario.reference:
         raise ValueError(f"{scenario.id}: static mode needs a reference dialogue")
-    conversation = Conversation(request, system_prompt(scenario, request.settings.system_prompt))
+    conversation = Conversation(request, system_prompt(scenario, *request.settings.prompt_parts))
     last = post_dialogue(conversation.bus, scenario.reference)
     cap = request.settings.calls_per_turn
     ended: Stop | None = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -35,9 +36,21 @@ class PlaySettings(BaseModel):
 
     system_prompt: str | None = Field(
         default=None,
-        description="Replace the assistant's base system prompt: the text, or (on the command "
-        "line) a file holding it. The scenario's time, location and user are still appended; "
-        "AutoDE's protocol fills {{api_doc}} instead.",
+        description="Replace the assistant's base system prompt (default: the ToolSandbox "
+        "reference's): the text, or (on the command line) a file holding it. AutoDE's protocol "
+        "fills {{api_doc}} instead.",
+    )
+    prompt_context: bool = Field(
+        default=False,
+        description="Append the scenario's current time, location and user to the assistant's "
+        "system prompt (toolplay's context-rich prompt; the reference gives none).",
+    )
+    user_simulator: Literal["toolsandbox", "toolplay"] = Field(
+        default="toolsandbox",
+        description="How a model-driven user is briefed: 'toolsandbox' as the reference does "
+        "(its instruction, demonstrations as earlier chats, the default ones when the scenario "
+        "has none); 'toolplay' with toolplay's own instructions and demonstrations in the "
+        "prompt. A run's own user prompt (`user_prompt`) is always used the AutoDE way.",
     )
     user_prompt: str | None = Field(
         default=None,
@@ -66,6 +79,11 @@ class PlaySettings(BaseModel):
         description="AutoDE protocol, static: text appended to the last user turn before the "
         "forced call (e.g. the reference's 'SUBMIT API'; default none).",
     )
+
+    @property
+    def prompt_parts(self) -> tuple[str | None, bool]:
+        """(the run's own base prompt, whether to append the scenario's context)."""
+        return self.system_prompt, self.prompt_context
 
     @property
     def calls_per_turn(self) -> int:

@@ -59,6 +59,8 @@ class UserContext:
     instructions: str | None = None
     """The run's own instructions for a model-driven user (`PlaySettings.user_prompt`), in
     place of the role's; other users ignore them."""
+    style: str = "toolsandbox"
+    """How a model-driven user is briefed (`PlaySettings.user_simulator`)."""
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,22 @@
 """A user simulated by a model (ToolSandbox's user simulator, AutoDE's user agent).
 
-The simulator's system prompt holds the user's goal, the knowledge boundary (what the user
-knows; it must not invent anything else) and few-shot demonstrations that only this role sees.
-Its only tool is `end_conversation`, which ends the dialogue with `user_ended`. When the
-scenario has a script, its first utterance is said verbatim (AutoDE's fixed first query), so
+Briefed the ToolSandbox reference's way by default (`PlaySettings.user_simulator`): the chat
+the model sees is each demonstration dialogue (the scenario's own, else the reference's default
+ones, so every scenario has some), then the reference's instruction followed by the user's goal
+as a system message, then the conversation so far, roles flipped. This is the chat the
+reference's simulator builds from the demonstrations it places on the message bus visible only
+to the user; toolplay keeps them out of its bus (turn counts and milestone indices stay those
+of the real conversation) and gives the model the same messages. As in the reference, a
+demonstration's `end_conversation` call (a user message to the environment) is not shown to
+the model (the reference's chat conversion drops that pair), and `end_conversation` is offered
+only when the assistant has just spoken. The instruction and demonstration texts are data
+exported from the reference repository (`toolplay.scenarios.toolsandbox_prompts`).
+
+With `user_simulator=toolplay`, the simulator's system prompt holds the user's goal, the
+knowledge boundary (what the user knows; it must not invent anything else) and few-shot
+demonstrations that only this role sees. Either way its only tool is `end_conversation`,
+which ends the dialogue with `user_ended`. When the scenario has a script, its first
+utterance is said verbatim (AutoDE's fixed first query, the reference's first message), so
 every assistant faces the same opening. Roles are flipped for the simulator: the assistant's
 words are its `user` messages and its own words are `assistant` messages.
 
@@ -19,7 +32,7 @@ from typing import Any
 from toolplay.messages import Message
 from toolplay.roles._base import UserContext, UserTurn
 from toolplay.roles._chat import ChatModelRole, chat_request
-from toolplay.scenarios import Scenario
+from toolplay.scenarios import Scenario, toolsandbox_prompts
 
 END_CONVERSATION_TOOL: dict[str, Any] = {
     "type": "function",
@@ -85,12 +98,52 @@ def _goal_from_script(scenario: Scenario) -> str:
     return f"Get the assistant to do what these messages ask, in this order:\n{steps}"
 
 
+FLIPPED = {"user": "assistant", "assistant": "user", "system": "system"}
+"""A demonstration's roles as the simulator's chat shows them (it plays the user)."""
+
+
+def demonstration_chat(scenario: Scenario, instruction: str) -> list[dict[str, Any]]:
+    """The demonstrations as earlier chats, the reference's way (module docstring)."""
+    demos: list[Any] = list(scenario.user.demonstrations)
+    if not demos:
+        demos = toolsandbox_prompts()["demonstrations"]["default"]
+    out: list[dict[str, Any]] = []
+    for demo in demos:
+        messages = demo["messages"] if isinstance(demo, dict) else demo.messages
+        for m in messages:
+            if m.get("recipient") == "environment":
+                continue
+            role = FLIPPED.get(m.get("role", "user"), "assistant")
+            content = m.get("content", "")
+            out.append(
+                {"role": role, "content": instruction + content if role == "system" else content}
+            )
+    return out
+
+
+def reference_user_prompt(scenario: Scenario) -> str:
+    """The system message briefing the simulator on this scenario: the reference's
+    instruction, then the user's goal (and knowledge boundary, when the scenario gives one)."""
+    instruction = str(toolsandbox_prompts()["user_instruction"])
+    side = scenario.user
+    goal = side.goal or _goal_from_script(scenario)
+    return instruction + goal + (f"\n{side.knowledge}" if side.knowledge else "")
+
+
 def simulator_messages(
-    scenario: Scenario, view: Sequence[Message], instructions: str | None = None
+    scenario: Scenario,
+    view: Sequence[Message],
+    instructions: str | None = None,
+    style: str = "toolsandbox",
 ) -> list[dict[str, Any]]:
     """The user's view of the bus as the simulator's chat, roles flipped."""
-    prompt = user_system_prompt(scenario, instructions)
-    out: list[dict[str, Any]] = [{"role": "system", "content": prompt}]
+    if style == "toolsandbox" and not instructions:
+        instruction = str(toolsandbox_prompts()["user_instruction"])
+        out = demonstration_chat(scenario, instruction)
+        out.append({"role": "system", "content": reference_user_prompt(scenario)})
+    else:
+        out = [{"role": "system", "content": user_system_prompt(scenario, instructions)}]
+    briefing = len(out)
     for message in view:
         if message.content is None:
             continue
@@ -98,7 +151,7 @@ def simulator_messages(
             out.append({"role": "assistant", "content": message.content})
         elif message.sender == "assistant":
             out.append({"role": "user", "content": message.content})
-    if len(out) == 1 or out[-1]["role"] == "assistant":
+    if len(out) == briefing or out[-1]["role"] == "assistant":
         out.append({"role": "user", "content": OPENING_NUDGE})
     return out
 
@@ -111,11 +164,15 @@ class ModelUser(ChatModelRole):
         said = [m for m in context.messages if m.sender == "user" and m.content is not None]
         if not said and context.scenario.script:
             return UserTurn(content=context.scenario.script[0])
+        last = context.messages[-1].sender if context.messages else None
+        reference = context.style == "toolsandbox" and not context.instructions
         request = chat_request(
             self.model,
             self.model_settings,
-            simulator_messages(context.scenario, context.messages, context.instructions),
-            [END_CONVERSATION_TOOL],
+            simulator_messages(
+                context.scenario, context.messages, context.instructions, context.style
+            ),
+            [END_CONVERSATION_TOOL] if last == "assistant" or not reference else [],
             trial=context.trial,
         )
         reply = await self.client.complete(request, trial=context.trial)

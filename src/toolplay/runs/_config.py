@@ -17,6 +17,9 @@ Version 1 configs (before the settings were typed: one flat `options` dict and a
 `system_prompt`) are migrated on load, so run folders written then keep resuming and scoring.
 Version 3 added `suite_fingerprint` (and stores suite paths absolute, `runs._suite_pin`); a
 version 2 config has no fingerprint (None: not checked) and keeps its suite spec as typed.
+Version 2 and 3 configs were played with toolplay's context-rich assistant prompt and its own
+user briefing, the defaults then: they migrate to `play.prompt_context=true` and
+`play.user_simulator=toolplay` (version 4), so a resumed run goes on as it started.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from toolplay.conversation import PlaySettings
 from toolplay.scenarios import check_augmentation
 from toolplay.scoring import ScoringSettings, UncertaintySettings
 
-CONFIG_VERSION = 3
+CONFIG_VERSION = 4
 USER_PREFIX = "user_"
 CI_PREFIX = "ci_"
 _SECTIONS = ("assistant_model", "user_model", "play", "scoring", "uncertainty")
@@ -141,11 +144,18 @@ class RunConfig(BaseModel):
 
 def migrate_config(data: dict[str, Any]) -> dict[str, Any]:
     """A stored config of any version, in the current format (version 1: flat `options`;
-    version 2: no `suite_fingerprint`, which stays None)."""
-    if data.get("version", 1) >= CONFIG_VERSION:
+    versions 2 and 3: the former prompt defaults; version 2: no `suite_fingerprint`, which stays
+    None)."""
+    # a stored version 1 config has a flat `options`; a config built now may omit `version`
+    legacy = "options" in data or "system_prompt" in data
+    version = data.get("version", 1 if legacy else CONFIG_VERSION)
+    if version >= CONFIG_VERSION:
         return data
-    if data.get("version", 1) == 2:
-        return {**data, "version": CONFIG_VERSION}
+    if version in (2, 3):
+        play = dict(data.get("play") or {})
+        play.setdefault("prompt_context", True)
+        play.setdefault("user_simulator", "toolplay")
+        return {**data, "play": play, "version": CONFIG_VERSION}
     old = dict(data)
     options = dict(old.pop("options", None) or {})
     prompt = old.pop("system_prompt", None)
@@ -154,6 +164,9 @@ def migrate_config(data: dict[str, Any]) -> dict[str, Any]:
     migrated = apply_options(old, {k: v for k, v in options.items() if k in keys})
     if prompt is not None:
         migrated["play"]["system_prompt"] = prompt
+    play = migrated.setdefault("play", {})
+    play.setdefault("prompt_context", True)
+    play.setdefault("user_simulator", "toolplay")
     if cache is not None and "cache" not in migrated:
         migrated["cache"] = cache
     migrated["version"] = CONFIG_VERSION

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolplay.scenarios import Scenario, Suite, augmentation_variant
+from toolplay.scenarios import COMPOSE, SCRAMBLE_BASE, Scenario, Suite, augmentation_variant
 
 __all__ = ["SelectionError", "carried_augmentations", "select_scenarios"]
 
@@ -51,6 +51,14 @@ def select_scenarios(
         return list(suite.scenarios[:limit] if limit else suite.scenarios)
     if carried := carried_augmentations(suite):
         missing = [n for n in names if n not in carried]
+        renamed = [n for n in missing if f"{SCRAMBLE_BASE}{COMPOSE}{n}" in carried]
+        if renamed:
+            new = f"{SCRAMBLE_BASE}{COMPOSE}{renamed[0]}"
+            raise SelectionError(
+                f"suite {suite.name!r} applies {renamed[0]!r} on top of 3 distraction tools, "
+                f"as the ToolSandbox paper does: use --augment {new} (settings carried: "
+                f"{', '.join(carried)})"
+            )
         if missing:
             raise SelectionError(
                 f"suite {suite.name!r} carries augmentation variants {', '.join(carried)}; "

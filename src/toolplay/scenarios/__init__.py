@@ -51,10 +51,14 @@ from toolplay.scenarios._suites import (
     resolve_suite,
     variant_suite,
 )
+from toolplay.scenarios._toolsandbox import prompts as toolsandbox_prompts
+from toolplay.scenarios._toolsandbox import toolsandbox_suite
 from toolplay.scenarios._tooltalk import import_tooltalk, load_databases, tooltalk_turns
 from toolplay.scenarios._variant_suite import index_path, variant_index
 from toolplay.scenarios._variants import (
     AUGMENTATION_SETTINGS,
+    COMPOSE,
+    SCRAMBLE_BASE,
     SkippedVariant,
     VariantSet,
     augmentation_of,
@@ -65,6 +69,8 @@ from toolplay.scenarios._variants import (
 )
 
 __all__ = [
+    "toolsandbox_prompts",
+    "toolsandbox_suite",
     "LazyScenarios",
     "ScenarioEntry",
     "index_path",
@@ -74,6 +80,8 @@ __all__ = [
     "SlotLabel",
     "slot_label",
     "AUGMENTATION_SETTINGS",
+    "COMPOSE",
+    "SCRAMBLE_BASE",
     "STATE_VARIANTS",
     "SkippedVariant",
     "VariantSet",

@@ -111,7 +111,7 @@ def check_against_catalog(
                     f"{prefix}world.tables.{table}[{row_number}]",
                     f"unknown column(s) {sorted(extra)}; columns are {sorted(columns)}",
                 )
-    for key in ("allow", "deny"):
+    for key in ("allow", "deny", "distractors"):
         names = getattr(scenario.tools, key) or []
         unknown = [n for n in names if n not in registry]
         if unknown:

@@ -86,6 +86,12 @@ class ToolSelection(_Strict):
 
     allow: list[str] | None = None
     deny: list[str] = Field(default_factory=list)
+    distractors: list[str] | None = Field(
+        default=None,
+        description="Distraction tools in order of preference for the `distractors_N` "
+        "augmentations (an exported ToolSandbox scenario carries the reference's ranking); "
+        "default: ranked by toolplay's rule (same domain first, then name similarity).",
+    )
     api_only: list[dict[str, Any]] = Field(
         default_factory=list,
         description="Tools declared by an OpenAI function schema alone, with no "

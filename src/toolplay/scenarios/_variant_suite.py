@@ -74,8 +74,8 @@ def lazy_variant_scenarios(
 ) -> tuple[LazyScenarios, dict[str, Any]] | None:
     """The suite's scenarios built on demand, and its index; None without a current index."""
     index = read_index(index_path(folder), folder_fingerprint(folder, SCENARIO_SUFFIXES))
-    if index is None:
-        return None
+    if index is None or index["augmentations"] != list(AUGMENTATION_SETTINGS):
+        return None  # no index, or one written for other augmentation settings: build in full
     plain: Sequence[list[Any]] = index["plain"]
     augmentations: list[str] = index["augmentations"]
     entries = [

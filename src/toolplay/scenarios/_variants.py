@@ -2,8 +2,12 @@
 
 The full `sandbox` suite is every base scenario under `data/sandbox/` plus its generated
 world-state variants, each played under 8 augmentation settings: `none`, `distractors_3`,
-`distractors_10`, `distractors_all`, `scrambled_names`, `no_tool_descriptions`,
-`no_arg_descriptions`, `no_arg_types` (ToolSandbox's 8 variants per scenario).
+`distractors_10`, `distractors_all`, and the four scrambles each on top of 3 distraction tools:
+`distractors_3+scrambled_names`, `distractors_3+no_tool_descriptions`,
+`distractors_3+no_arg_descriptions`, `distractors_3+no_arg_types` (the 8 settings of the
+ToolSandbox paper's table; before, the scrambles applied to the plain base, and `--augment
+scrambled_names` on such a suite now selects `distractors_3+scrambled_names`, see
+`runs._select`).
 
 Ids: `<base id>` is the plain base, `<base id>~<state variant>` a world-state variant (e.g.
 `p_text_bob~cellular_off`), and `@<augmentation>` is appended for an augmented one
@@ -55,12 +59,15 @@ AUGMENTATION_SETTINGS = (
     "distractors_3",
     "distractors_10",
     "distractors_all",
-    "scrambled_names",
-    "no_tool_descriptions",
-    "no_arg_descriptions",
-    "no_arg_types",
+    "distractors_3+scrambled_names",
+    "distractors_3+no_tool_descriptions",
+    "distractors_3+no_arg_descriptions",
+    "distractors_3+no_arg_types",
 )
 """The 8 augmentation settings every scenario of the full `sandbox` suite is played under."""
+
+SCRAMBLE_BASE = "distractors_3"
+"""The setting the paper's four scrambles are applied on top of."""
 
 STATE_SEPARATOR = "~"
 AUGMENTATION_SEPARATOR = "@"

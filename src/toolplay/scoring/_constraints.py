@@ -236,7 +236,10 @@ def _flow(c: FlowConstraint) -> ConstraintEval:
             trace = view.trace(k)
             if trace is not None and trace.ok:
                 values.extend(extract(trace.result, c.path))
-        return [_shown(v, c.round) for v in values if v is not None]
+        shown = [_shown(v, c.round) for v in values if v is not None]
+        if similarity == "close":  # as the reference's extractors: a non-number is no value
+            shown = [v for v in shown if isinstance(v, int | float) and not isinstance(v, bool)]
+        return shown
 
     def matcher(value: Any) -> ValueMatcher:
         if similarity == "close":

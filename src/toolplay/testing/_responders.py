@@ -116,7 +116,11 @@ class ReferenceResponder:
         return text(turn.reply or "Done.")
 
     def _as_user(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        said = [m.get("content") for m in messages if m.get("role") == "assistant"]
+        # Only what follows the last system message is this conversation: demonstration
+        # dialogues, each under its own system message, may come first.
+        systems = [i for i, m in enumerate(messages) if m.get("role") == "system"]
+        own = messages[systems[-1] + 1 :] if systems else messages
+        said = [m.get("content") for m in own if m.get("role") == "assistant"]
         scenario = self._scenario(said[0] if said else None)
         if len(said) < len(scenario.script):
             return text(scenario.script[len(said)])

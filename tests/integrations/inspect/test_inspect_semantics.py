@@ -261,12 +261,15 @@ def test_epochs_are_trials(tmp_path: Path) -> None:
 
 def test_selection_by_category_and_augmentation() -> None:
     plan = build_plan(
-        "sandbox", augment="none,scrambled_names", category="state_dependency", limit=5
+        "sandbox",
+        augment="none,distractors_3+scrambled_names",
+        category="state_dependency",
+        limit=5,
     )
     chosen = list(plan.scenarios.values())
     assert len(chosen) == 5
     assert all("state_dependency" in s.categories for s in chosen)
-    assert {s.augmentation or "none" for s in chosen} <= {"none", "scrambled_names"}
+    assert {s.augmentation or "none" for s in chosen} <= {"none", "distractors_3+scrambled_names"}
     assert plan.mode.name == "dynamic" and plan.selection.catalog_mode == "dynamic"
     static = build_plan("autode", mode="static", limit=1)
     assert static.mode.name == "autode-static"  # the suite's name for the mode, by the catalog

@@ -84,7 +84,9 @@ class InspectUser:
         said = [m for m in context.messages if m.sender == "user" and m.content is not None]
         if not said and context.scenario.script:
             return UserTurn(content=context.scenario.script[0])
-        messages = openai_dict_messages(simulator_messages(context.scenario, context.messages))
+        messages = openai_dict_messages(
+            simulator_messages(context.scenario, context.messages, style=context.style)
+        )
         try:
             output = await self.model.generate(messages, inspect_tools([END_CONVERSATION_TOOL]))
         except Exception as exc:
