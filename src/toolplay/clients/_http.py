@@ -54,6 +54,10 @@ def _tls_context() -> ssl.SSLContext:
     return ssl.create_default_context(cafile=certifi.where())
 
 
+def _text(content: bytes) -> str:
+    return content.decode("utf-8", errors="replace")
+
+
 def _one_line(exc: BaseException) -> str:
     """`Type: message` on one line (aiohttp's messages span several)."""
     return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
@@ -120,24 +124,19 @@ class HttpChatBackend:
         except aiohttp.ClientError as exc:  # malformed status line, redirect loop...
             raise TransientError(f"bad response: {_one_line(exc)}") from exc
         if status != 200:
-            text = content.decode("utf-8", errors="replace")
-            detail = f"HTTP {status}: {self._quote(text, 300)}"
+            detail = f"HTTP {status}: {self._quote(_text(content), 300)}"
             if status in RETRYABLE_STATUS:
                 raise TransientError(detail, retry_after=retry_after_seconds(retry_after))
             raise PermanentError(detail)
         try:
             body = json.loads(content)
         except ValueError as exc:
-            raise TransientError(f"malformed JSON body: {self._quote(self._text(content))}") from exc
+            raise TransientError(f"malformed JSON body: {self._quote(_text(content))}") from exc
         if not isinstance(body, dict):
             raise TransientError(
-                f"malformed JSON body: not an object: {self._quote(self._text(content))}"
+                f"malformed JSON body: not an object: {self._quote(_text(content))}"
             )
         return body
-
-    @staticmethod
-    def _text(content: bytes) -> str:
-        return content.decode("utf-8", errors="replace")
 
     def _quote(self, text: str, limit: int = 200) -> str:
         """The start of a response body for an error message, with the API key blanked out.
