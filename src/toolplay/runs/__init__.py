@@ -13,6 +13,7 @@ from toolplay.runs._config import (
     option_keys,
     run_identity,
 )
+from toolplay.runs._executor import Executor, LocalExecutor
 from toolplay.runs._lines import (
     TRAJECTORY_LINE,
     ChangeLine,
@@ -28,7 +29,6 @@ from toolplay.runs._runner import (
     open_run,
     rescore_run,
     role_settings,
-    scenario_info,
     stored_config,
     trajectory_records,
 )
@@ -42,10 +42,14 @@ from toolplay.runs._summary import (
     RunSummary,
     build_summary,
 )
+from toolplay.runs._trial import TrialOutcome, scenario_info
 from toolplay.runs._trials import TrialStatistics, pass_hat_k, succeeded, trial_statistics
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
 
 __all__ = [
+    "Executor",
+    "LocalExecutor",
+    "TrialOutcome",
     "SCHEMAS",
     "TRAJECTORY_LINE",
     "ChangeLine",

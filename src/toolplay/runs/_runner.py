@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -36,11 +35,11 @@ from pydantic import ValidationError
 from toolplay import __version__
 from toolplay.catalog import Catalog, CatalogError, build_catalog
 from toolplay.clients import RoleOptionError
-from toolplay.conversation import PlayRequest
-from toolplay.messages import ScenarioInfo, Trajectory
+from toolplay.messages import Trajectory
 from toolplay.roles import Assistant, Recording, RecordingError, RoleSpecError, User
 from toolplay.runs._cache import SqliteResponseCache
 from toolplay.runs._config import RunConfig, run_identity
+from toolplay.runs._executor import Executor, LocalExecutor, RunJob
 from toolplay.runs._preflight import (
     RunError,
     check_identity,
@@ -50,6 +49,7 @@ from toolplay.runs._preflight import (
 from toolplay.runs._restore import restore_files, stored_records
 from toolplay.runs._select import select_scenarios
 from toolplay.runs._summary import RunHeader, RunSummary, build_summary
+from toolplay.runs._trial import TrialOutcome, TrialWork
 from toolplay.scenarios import Scenario, Suite
 from toolplay.scoring import (
     ScenarioScore,
@@ -180,33 +180,6 @@ def run_header(
     )
 
 
-def scenario_info(scenario: Scenario) -> ScenarioInfo:
-    """What the store keeps about a scenario beside its trajectory (for reports)."""
-    return ScenarioInfo(
-        description=scenario.description,
-        categories=list(scenario.categories),
-        evaluation=scenario.evaluation,
-        split=scenario.split,
-        augmentation=scenario.augmentation,
-        base_id=scenario.base_id,
-    )
-
-
-def _harness_failure(
-    scenario: Scenario, trial: int, mode: str, assistant: Assistant, user: User, what: str
-) -> Trajectory:
-    """The record of a trial the harness itself could not play (stored as an error)."""
-    return Trajectory(
-        scenario_id=scenario.id,
-        trial=trial,
-        termination="infrastructure_error",
-        error=f"{what}\n{traceback.format_exc()}",
-        assistant=assistant.name,
-        user=user.name,
-        mode=mode,
-    )
-
-
 def _catalog(config: RunConfig, catalog: Catalog | None) -> Catalog:
     if catalog is not None:
         return catalog
@@ -222,6 +195,7 @@ async def execute_run(
     catalog: Catalog | None = None,
     progress: Progress | None = None,
     context: ScoringContext | None = None,
+    executor: Executor | None = None,
 ) -> RunSummary:
     """Run `config` to completion and return the summary (also written to summary.json).
 
@@ -231,6 +205,7 @@ async def execute_run(
             the installed plugins and `config.plugins`).
         progress: Called with (finished, total) as trials finish.
         context: Scoring resources (default: what the suite's scorers need, loaded lazily).
+        executor: Where trials are played (default: `LocalExecutor`, this process).
     """
     check_out(config)
     catalog = _catalog(config, catalog)
@@ -276,63 +251,38 @@ async def execute_run(
         done = store.done()
         todo = [(s, t) for s in scenarios for t in range(config.trials) if (s.id, t) not in done]
         total, finished = len(scenarios) * config.trials, len(scenarios) * config.trials - len(todo)
-        gate = asyncio.Semaphore(config.concurrency)
         writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolplay-store")
 
-        async def one(scenario: Scenario, trial: int) -> None:
+        def persist(outcome: TrialOutcome) -> None:
+            # The file first, the store commit last: a kill in between leaves an uncommitted
+            # trial, which resume plays again (rewriting the file), never a result without
+            # its file. One writer thread does all of it, so fsyncs never stall the loop.
+            write_trajectory_lines(
+                trajectory_path(config.out, outcome.scenario_id, outcome.trial),
+                stored_records(outcome.trajectory, outcome.score, roles),
+            )
+            store.save_result(
+                outcome.scenario_id,
+                outcome.trial,
+                status=outcome.status,
+                trajectory=outcome.trajectory,
+                score=outcome.score,
+                error=outcome.error,
+            )
+
+        async def finish(outcome: TrialOutcome) -> None:
             nonlocal finished
-            async with gate:
-                try:
-                    setup = catalog.setup(scenario)
-                    if isinstance(assistant, Recording):
-                        trajectory = assistant.recorded(setup, trial)
-                    else:
-                        request = PlayRequest(setup, assistant, user, trial, config.play)
-                        trajectory = await mode.play(request)
-                except Exception as exc:  # a harness bug: recorded, retried on resume
-                    logger.exception("%s trial %d: playing failed", scenario.id, trial)
-                    trajectory = _harness_failure(
-                        scenario, trial, mode_name, assistant, user, f"harness error: {exc!r}"
-                    )
-                    setup = None
-            trajectory = trajectory.model_copy(update={"scenario": scenario_info(scenario)})
-            failed = trajectory.termination == "infrastructure_error"
-            error = trajectory.error if failed else None
-            score: ScenarioScore | None = None
-            if not failed and setup is not None:
-                try:
-                    scorer = catalog.scorer(scenario.evaluation)
-                    score = score_trajectory(setup, trajectory, scorer, context)
-                except Exception as exc:  # a scorer bug must not sink the other scenarios
-                    logger.exception("%s trial %d: scoring failed", scenario.id, trial)
-                    failed, error = True, f"scoring failed: {exc!r}\n{traceback.format_exc()}"
-
-            def persist() -> None:
-                # The file first, the store commit last: a kill in between leaves an uncommitted
-                # trial, which resume plays again (rewriting the file), never a result without
-                # its file. One writer thread does all of it, so fsyncs never stall the loop.
-                write_trajectory_lines(
-                    trajectory_path(config.out, scenario.id, trial),
-                    trajectory_records(trajectory, score, roles),
-                )
-                store.save_result(
-                    scenario.id,
-                    trial,
-                    status="error" if failed else "done",
-                    trajectory=trajectory.model_dump(mode="json"),
-                    score=None if score is None else score.model_dump(mode="json"),
-                    error=error,
-                )
-
-            await asyncio.get_running_loop().run_in_executor(writer, persist)
+            await asyncio.get_running_loop().run_in_executor(writer, persist, outcome)
             finished += 1
             if progress:
                 progress(finished, total)
 
+        work = TrialWork(catalog, mode, mode_name, assistant, user, config.play, context)
+        job = RunJob(config, work, todo)
         if progress:
             progress(finished, total)
         try:
-            await asyncio.gather(*(one(s, t) for s, t in todo))
+            await (executor or LocalExecutor()).execute(job, finish)
         finally:
             writer.shutdown(wait=True)
         if cache is not None:
