@@ -6,7 +6,7 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from pydantic import BaseModel
@@ -24,7 +24,16 @@ from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
 from toolplay.clients import ModelOptions
 from toolplay.conversation import PlaySettings
 from toolplay.report import render_summary
-from toolplay.runs import RunConfig, RunSummary, apply_options, execute_run
+from toolplay.runs import (
+    Executor,
+    LocalExecutor,
+    RunConfig,
+    RunSummary,
+    apply_options,
+    execute_run,
+)
+
+ExecutorName = Literal["local", "ray"]
 
 
 def _help(model: type[BaseModel], field: str) -> str:
@@ -32,7 +41,20 @@ def _help(model: type[BaseModel], field: str) -> str:
     return model.model_fields[field].description or ""
 
 
-def _progress_run(config: RunConfig) -> RunSummary:
+def _executor(name: str, address: str | None, workers: int | None) -> Executor:
+    """The executor `--executor` names (Ray is imported only when asked for)."""
+    if name == "local":
+        if address is not None or workers is not None:
+            raise typer.BadParameter(
+                "--ray-address and --ray-workers need --executor ray", param_hint="--executor"
+            )
+        return LocalExecutor()
+    from toolplay.runs._ray import RayExecutor
+
+    return RayExecutor(address, workers)
+
+
+def _progress_run(config: RunConfig, executor: Executor | None = None) -> RunSummary:
     bar = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -51,7 +73,9 @@ def _progress_run(config: RunConfig) -> RunSummary:
         bar.update(tasks[0], completed=done, total=total)
 
     try:
-        return asyncio.run(execute_run(config, catalog=catalog(), progress=report))
+        return asyncio.run(
+            execute_run(config, catalog=catalog(), progress=report, executor=executor)
+        )
     finally:
         bar.stop()
 
@@ -159,6 +183,21 @@ def run(
     ci_level: CiLevel = None,
     ci_resamples: CiResamples = None,
     ci_seed: CiSeed = None,
+    executor: Annotated[
+        ExecutorName,
+        typer.Option(
+            help="Where scenarios are played: local (asyncio in this process) or ray (Ray "
+            "workers; extra toolplay[ray]). Results are the same either way."
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(help="Ray cluster to use (default: RAY_ADDRESS, else a local instance)."),
+    ] = None,
+    ray_workers: Annotated[
+        int | None,
+        typer.Option(min=1, help="Ray worker actors, one CPU each (default: the cluster's CPUs)."),
+    ] = None,
 ) -> None:
     """Play a suite with an assistant and a user, score it, and write the run directory."""
     flags = {
@@ -199,7 +238,7 @@ def run(
             "plugins": plugins(),
         }
         config = RunConfig.model_validate(apply_options(data, options))
-        return _progress_run(config)
+        return _progress_run(config, _executor(executor, ray_address, ray_workers))
 
     summary = _guard(action)
     render_summary(summary, console)
