@@ -24,7 +24,8 @@ ray = pytest.importorskip(
 )
 
 from support import load_suite  # noqa: E402
-from toolplay.runs import RunConfig, execute_run  # noqa: E402
+from toolplay.clients import ModelOptions  # noqa: E402
+from toolplay.runs import RunConfig, RunError, execute_run  # noqa: E402
 from toolplay.runs._cache import SqliteResponseCache  # noqa: E402
 from toolplay.runs._ray import RayExecutor  # noqa: E402
 from toolplay.store import RunStore  # noqa: E402
@@ -204,3 +205,23 @@ def test_the_driver_killed_mid_run_resumes_to_the_same_summary(
     assert replayed.isdisjoint(before)  # nothing stored was played again
     assert scored_once(out)
     assert (out / "summary.json").read_bytes() == local_summary
+
+
+def test_a_worker_that_does_not_see_the_key_variable_refuses_before_any_trial(
+    cluster: str, server: ChatServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # set after the Ray instance started: its workers' environment does not have it
+    monkeypatch.setenv("TOOLPLAY_RAY_TEST_KEY", "sk-secret-value")
+    out = tmp_path / "ray"
+    keyed = config(server, out).model_copy(
+        update={
+            "assistant_model": ModelOptions(
+                base_url=server.base_url, api_key_env="TOOLPLAY_RAY_TEST_KEY"
+            )
+        }
+    )
+    server.requests.clear()
+    with pytest.raises(RunError, match="does not see TOOLPLAY_RAY_TEST_KEY") as refused:
+        asyncio.run(execute_run(keyed, executor=RayExecutor(workers=1)))
+    assert "sk-secret-value" not in str(refused.value)
+    assert not server.requests and stored(out) == []

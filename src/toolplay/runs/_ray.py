@@ -33,6 +33,7 @@ import asyncio
 import logging
 import math
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -210,8 +211,14 @@ class RayExecutor:
         await asyncio.gather(*(one(s, t) for s, t in job.todo))
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
 def _cause(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
+    """The root of a Ray error on one line: Ray's message ends with the remote traceback,
+    whose last line is the exception raised in the worker."""
+    lines = [line.strip() for line in _ANSI.sub("", str(exc)).splitlines() if line.strip()]
+    text = lines[-1] if lines else type(exc).__name__
     return text if len(text) <= 500 else text[:500] + "..."
 
 
