@@ -34,6 +34,7 @@ import logging
 import math
 import os
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -160,11 +161,14 @@ class RayExecutor:
         self.workers = workers
         self.pids: list[int] = []
         """Process ids of the workers (known once they are ready; tests kill one)."""
+        self.startup_seconds = 0.0
+        """Time from connecting to Ray to every worker ready (reported by the benchmark)."""
 
     async def execute(self, job: RunJob, finished: Finished) -> None:
         """See `Executor.execute`."""
         if not job.todo:
             return
+        started = time.monotonic()
         with ray_session(self.address) as ray:
             cpus = int(ray.cluster_resources().get("CPU", 1))
             count = self.workers or cpus
@@ -185,6 +189,7 @@ class RayExecutor:
                     self.pids = list(await asyncio.gather(*(w.ready.remote() for w in workers)))
                 except ray.exceptions.RayError as exc:
                     raise RunError(f"Ray workers could not start: {_cause(exc)}") from exc
+                self.startup_seconds = time.monotonic() - started
                 await self._dispatch(ray, job, workers, finished)
             finally:
                 for worker in workers:
