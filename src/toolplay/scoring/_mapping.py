@@ -249,8 +249,12 @@ def best_mapping(
                 for m in range(k)
             ]
         )
+        # A reference is an ancestor of its milestone, so it maps to an index j <= i: cells
+        # with j > i belong to no feasible mapping and are not measured (half the calls).
         by_ref = {
-            m: np.array([[_check(fn(m, i, j), m, i) for j in range(n)] for i in range(n)])
+            m: np.array(
+                [[_check(fn(m, i, j), m, i) if j <= i else 0.0 for j in range(n)] for i in range(n)]
+            )
             for m in refs
         }
     else:
