@@ -28,6 +28,7 @@ from toolplay.runs import (
     Executor,
     LocalExecutor,
     RunConfig,
+    RunError,
     RunSummary,
     apply_options,
     execute_run,
@@ -44,10 +45,10 @@ def _help(model: type[BaseModel], field: str) -> str:
 def _executor(name: str, address: str | None, workers: int | None) -> Executor:
     """The executor `--executor` names (Ray is imported only when asked for)."""
     if name == "local":
-        if address is not None or workers is not None:
-            raise typer.BadParameter(
-                "--ray-address and --ray-workers need --executor ray", param_hint="--executor"
-            )
+        if address is not None:
+            raise RunError("--ray-address: needs --executor ray")
+        if workers is not None:
+            raise RunError("--ray-workers: needs --executor ray")
         return LocalExecutor()
     from toolplay.runs._ray import RayExecutor
 
