@@ -225,3 +225,19 @@ def test_a_worker_that_does_not_see_the_key_variable_refuses_before_any_trial(
         asyncio.run(execute_run(keyed, executor=RayExecutor(workers=1)))
     assert "sk-secret-value" not in str(refused.value)
     assert not server.requests and stored(out) == []
+
+
+def test_a_trial_that_loses_its_worker_every_time_is_an_infrastructure_error(
+    cluster: str, tmp_path: Path
+) -> None:
+    plugin = str(Path(__file__).with_name("fatal_plugin.py"))
+    # one trial at a time, so only the fatal trial is in flight when its worker dies
+    fatal = RunConfig(suite="quick", mode="fatal", plugins=[plugin], out=tmp_path / "ray")
+    summary = asyncio.run(execute_run(fatal, executor=RayExecutor(workers=1)))
+    assert summary.errors == 1 and summary.completed == len(QUICK) - 1
+    (entry,) = summary.error_list
+    assert entry.scenario_id == "quick_wifi_on" and "Ray worker lost" in (entry.error or "")
+    assert summary.termination["infrastructure_error"] == 1
+    assert {(s, status) for s, _, status in stored(tmp_path / "ray") if status == "error"} == {
+        ("quick_wifi_on", "error")
+    }
