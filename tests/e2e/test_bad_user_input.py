@@ -466,6 +466,10 @@ OPTION_CASES: dict[str, tuple[list[str], tuple[str, ...]]] = {
     "unknown option": (["--colour", "blue"], ("--colour",)),
     "out is a file": (["--out", "a-file"], ("a-file", "not a directory")),
     "cache is not a cache": (["--cache", "a-file"], ("a-file", "cache")),
+    "unknown executor": (["--executor", "dask"], ("--executor", "dask")),
+    "ray address without ray": (["--ray-address", "127.0.0.1:1"], ("--ray-address", "ray")),
+    "ray workers without ray": (["--ray-workers", "2"], ("--ray-workers", "--executor ray")),
+    "ray workers 0": (["--executor", "ray", "--ray-workers", "0"], ("--ray-workers",)),
 }
 
 

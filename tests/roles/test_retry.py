@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from tenacity import RetryCallState
 
 from toolplay.clients import (
     PermanentError,
@@ -78,28 +77,21 @@ def test_an_assistant_error_passes_through_as_the_assistants_failure() -> None:
         run_attempts([AssistantError("context window exceeded")])
 
 
-def _state_after(error: Exception, attempt: int) -> RetryCallState:
-    state = RetryCallState(retry_object=None, fn=None, args=(), kwargs={})  # type: ignore[arg-type]
-    state.attempt_number = attempt
-    state.set_exception((type(error), error, None))
-    return state
-
-
 def test_backoff_grows_exponentially_and_is_capped() -> None:
     policy = RetryPolicy(initial=0.5, max_wait=3.0, jitter=0.0)
-    waits = [policy.wait(_state_after(TransientError("x"), n)) for n in range(1, 6)]
+    waits = [policy.wait(n, TransientError("x")) for n in range(1, 6)]
     assert waits == [0.5, 1.0, 2.0, 3.0, 3.0]
 
 
 def test_retry_after_is_honoured_but_capped() -> None:
     policy = RetryPolicy(initial=0.1, jitter=0.0, max_retry_after=5.0)
-    assert policy.wait(_state_after(TransientError("429", retry_after=2.0), 1)) == 2.0
-    assert policy.wait(_state_after(TransientError("429", retry_after=999.0), 1)) == 5.0
+    assert policy.wait(1, TransientError("429", retry_after=2.0)) == 2.0
+    assert policy.wait(1, TransientError("429", retry_after=999.0)) == 5.0
     # a short Retry-After never shortens the backoff
-    assert policy.wait(_state_after(TransientError("429", retry_after=0.0), 3)) == 0.4
+    assert policy.wait(3, TransientError("429", retry_after=0.0)) == 0.4
 
 
 def test_jitter_adds_at_most_its_bound() -> None:
     policy = RetryPolicy(initial=1.0, max_wait=10.0, jitter=0.5)
-    waits = [policy.wait(_state_after(TransientError("x"), 1)) for _ in range(50)]
+    waits = [policy.wait(1, TransientError("x")) for _ in range(50)]
     assert all(1.0 <= w <= 1.5 for w in waits) and len(set(waits)) > 1

@@ -6,7 +6,7 @@ import asyncio
 import json
 import shlex
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from pydantic import BaseModel
@@ -17,7 +17,10 @@ from toolplay.cli._progress import LiveBar, PlainLines
 from toolplay.clients import ModelOptions
 from toolplay.conversation import PlaySettings
 from toolplay.runs import (
+    Executor,
+    LocalExecutor,
     RunConfig,
+    RunError,
     RunStats,
     RunSummary,
     apply_options,
@@ -26,13 +29,30 @@ from toolplay.runs import (
     stored_settings,
 )
 
+ExecutorName = Literal["local", "ray"]
+
 
 def _help(model: type[BaseModel], field: str) -> str:
     """An option's help: the description of the setting it fills (one definition)."""
     return model.model_fields[field].description or ""
 
 
-def _progress_run(config: RunConfig, stats: RunStats, announce: str | None) -> RunSummary:
+def _executor(name: str, address: str | None, workers: int | None) -> Executor:
+    """The executor `--executor` names (Ray is imported only when asked for)."""
+    if name == "local":
+        if address is not None:
+            raise RunError("--ray-address: needs --executor ray")
+        if workers is not None:
+            raise RunError("--ray-workers: needs --executor ray")
+        return LocalExecutor()
+    from toolplay.runs._ray import RayExecutor
+
+    return RayExecutor(address, workers)
+
+
+def _progress_run(
+    config: RunConfig, stats: RunStats, announce: str | None, executor: Executor | None = None
+) -> RunSummary:
     """Execute `config` with its progress on stderr (`cli._progress`); `announce` is printed
     once the run has started (never above a refusal)."""
     label = f"{config.suite} · {config.assistant}"
@@ -49,7 +69,9 @@ def _progress_run(config: RunConfig, stats: RunStats, announce: str | None) -> R
     # A resumed run loads its stored plugins even when --plugin is not given again.
     found = catalog() if config.plugins == plugins() else None
     try:
-        return asyncio.run(execute_run(config, catalog=found, progress=report, stats=stats))
+        return asyncio.run(
+            execute_run(config, catalog=found, progress=report, stats=stats, executor=executor)
+        )
     finally:
         if live is not None:
             live.stop()
@@ -165,6 +187,21 @@ def run(
     ci_level: CiLevel = None,
     ci_resamples: CiResamples = None,
     ci_seed: CiSeed = None,
+    executor: Annotated[
+        ExecutorName,
+        typer.Option(
+            help="Where scenarios are played: local (asyncio in this process) or ray (Ray "
+            "workers; extra toolplay[ray]). Results are the same either way."
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(help="Ray cluster to use (default: RAY_ADDRESS, else a local instance)."),
+    ] = None,
+    ray_workers: Annotated[
+        int | None,
+        typer.Option(min=1, help="Ray worker actors, one CPU each (default: the cluster's CPUs)."),
+    ] = None,
 ) -> None:
     """Play a suite with an assistant and a user, score it, and write the run directory."""
     flags = {
@@ -213,7 +250,7 @@ def run(
             kept = {k: v for k, v in stored.items() if k not in ("out", "resume")}
             data = {**kept, **given, "out": run_dir, "resume": True}
         config = RunConfig.model_validate(apply_options(data, options))
-        return _progress_run(config, stats, announce)
+        return _progress_run(config, stats, announce, _executor(executor, ray_address, ray_workers))
 
     stats = RunStats()
     summary = _guard(action)

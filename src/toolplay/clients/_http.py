@@ -1,10 +1,17 @@
 """OpenAI-compatible endpoints (hosted APIs, vLLM, llama.cpp server, Ollama) over HTTP.
 
-One POST to `{base_url}/chat/completions` per attempt, with `httpx` so every failure mode is in
+One POST to `{base_url}/chat/completions` per attempt, with `aiohttp` so every failure mode is in
 our hands: status codes, `Retry-After`, timeouts, resets and unparseable bodies are classified
 here (see `_retry`) instead of inside an SDK's own retry loop. The key is read from the
 environment variable named by `api_key_env` and only ever placed in the `Authorization` header;
 when the variable is unset no header is sent (local servers need none).
+
+Why aiohttp and not httpx: at dozens of conversations in flight the client's own CPU per call
+decides how close a 2-core machine gets to the endpoint's ideal throughput; httpx spent about
+1.5 ms per call (its pool scans every connection, anyio wraps every socket operation), aiohttp
+about a fifth of that (measured by `bench/bench_call_cpu.py`). Proxies from the environment
+(`HTTPS_PROXY`...) are honoured and certificates are checked against certifi's bundle, as httpx
+did.
 """
 
 from __future__ import annotations
@@ -14,10 +21,10 @@ import ipaddress
 import json
 import logging
 import ssl
-from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
-import httpx
+import aiohttp
 
 from toolplay.clients._client import ChatClient
 from toolplay.clients._retry import PermanentError, TransientError
@@ -40,14 +47,22 @@ def retry_after_seconds(value: str | None) -> float | None:
     return seconds if seconds >= 0 else None
 
 
-SHARD_CONNECTIONS = 8
-"""Connections per httpx pool (see `HttpChatBackend._shard`)."""
+def _tls_context() -> ssl.SSLContext:
+    """Certificates from certifi when installed (as httpx did), else the system's."""
+    try:
+        import certifi
+    except ImportError:  # pragma: no cover - certifi comes with the dependencies
+        return ssl.create_default_context()
+    return ssl.create_default_context(cafile=certifi.where())
 
 
-@dataclass
-class _Shard:
-    client: httpx.AsyncClient
-    busy: int = 0
+def _text(content: bytes) -> str:
+    return content.decode("utf-8", errors="replace")
+
+
+def _one_line(exc: BaseException) -> str:
+    """`Type: message` on one line (aiohttp's messages span several)."""
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
 
 
 class HttpChatBackend:
@@ -57,77 +72,71 @@ class HttpChatBackend:
         self, base_url: str, api_key: str | None, *, timeout: float, connections: int = 100
     ) -> None:
         self.endpoint = base_url.rstrip("/")
-        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._url = f"{self.endpoint}/chat/completions"
+        self._headers = {"Content-Type": "application/json"}
+        if api_key:
+            self._headers["Authorization"] = f"Bearer {api_key}"
         self._secret = api_key or None
         self._timeout = timeout
-        self._max_shards = max(1, -(-connections // SHARD_CONNECTIONS))
-        self._shards: list[_Shard] = []
+        self._connections = max(1, connections)
+        self._session: aiohttp.ClientSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tls: ssl.SSLContext | None = None
 
-    def _shard(self) -> _Shard:
-        # httpx pools scan all their connections on every request, which costs more than the
-        # request itself at dozens of connections; several small pools, least busy first, keep
-        # that scan short. Pools are bound to their event loop, so a new loop gets new pools.
+    def _client(self) -> aiohttp.ClientSession:
+        # A session is bound to its event loop, so a new loop gets a new session.
         loop = asyncio.get_running_loop()
-        if self._loop is not loop:
-            self._loop, self._shards = loop, []
-        best = min(self._shards, key=lambda shard: shard.busy, default=None)
-        if best is None or (
-            best.busy >= SHARD_CONNECTIONS and len(self._shards) < self._max_shards
-        ):
-            if self._tls is None:  # loading CA certificates costs ~40 ms: once per backend
-                self._tls = httpx.create_ssl_context()  # httpx defaults: certifi, SSL_CERT_*
-            best = _Shard(
-                httpx.AsyncClient(
-                    timeout=httpx.Timeout(self._timeout),
-                    headers=self._headers,
-                    verify=self._tls,
-                    limits=httpx.Limits(
-                        max_connections=SHARD_CONNECTIONS,
-                        max_keepalive_connections=SHARD_CONNECTIONS,
-                    ),
-                )
+        if self._session is None or self._loop is not loop:
+            if self._tls is None and self.endpoint.startswith("https:"):
+                self._tls = _tls_context()  # loading CA certificates costs ~40 ms: once
+            self._loop = loop
+            self._session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(
+                    limit=self._connections, limit_per_host=0, ssl=self._tls or True
+                ),
+                timeout=aiohttp.ClientTimeout(total=None, sock_connect=self._timeout),
+                headers=self._headers,
+                trust_env=True,
+                auto_decompress=True,
             )
-            self._shards.append(best)
-        return best
+        return self._session
 
     async def complete(self, request: dict[str, Any]) -> dict[str, Any]:
         """POST `request`; classify every failure as transient or permanent."""
-        url = f"{self.endpoint}/chat/completions"
-        shard = self._shard()
-        shard.busy += 1
+        data = json.dumps(request).encode("utf-8")
         try:
-            # httpx's timeout bounds each read, so a body trickling in would outlive it: the
-            # whole attempt (connect, send, every read) gets one deadline as well.
-            async with asyncio.timeout(self._timeout):
-                response = await shard.client.post(url, json=request)
-        except (TimeoutError, httpx.TimeoutException) as exc:
+            # One deadline for the whole attempt (connect, send, every read): a body
+            # trickling in piece by piece must not outlive it.
+            async with (
+                asyncio.timeout(self._timeout),
+                self._client().post(self._url, data=data) as response,
+            ):
+                status = response.status
+                content = await response.read()
+                retry_after = response.headers.get("retry-after")
+        except TimeoutError as exc:
             raise TransientError(
                 f"no answer within {self._timeout:g}s ({type(exc).__name__})"
             ) from exc
-        except httpx.TransportError as exc:
+        except aiohttp.ClientPayloadError as exc:  # undecodable or truncated body
+            raise TransientError(f"bad response: {_one_line(exc)}") from exc
+        except (aiohttp.ClientConnectionError, OSError) as exc:
             detail = str(exc) or "closed without an answer"
             raise TransientError(f"connection failed: {type(exc).__name__}: {detail}") from exc
-        except httpx.HTTPError as exc:  # undecodable body, redirect loop: the server's fault
-            raise TransientError(f"bad response: {type(exc).__name__}: {exc}") from exc
-        finally:
-            shard.busy -= 1
-        status = response.status_code
+        except aiohttp.ClientError as exc:  # malformed status line, redirect loop...
+            raise TransientError(f"bad response: {_one_line(exc)}") from exc
         if status != 200:
-            detail = f"HTTP {status}: {self._quote(response.text, 300)}"
+            detail = f"HTTP {status}: {self._quote(_text(content), 300)}"
             if status in RETRYABLE_STATUS:
-                raise TransientError(
-                    detail, retry_after=retry_after_seconds(response.headers.get("retry-after"))
-                )
+                raise TransientError(detail, retry_after=retry_after_seconds(retry_after))
             raise PermanentError(detail)
         try:
-            body = json.loads(response.content)
+            body = json.loads(content)
         except ValueError as exc:
-            raise TransientError(f"malformed JSON body: {self._quote(response.text)}") from exc
+            raise TransientError(f"malformed JSON body: {self._quote(_text(content))}") from exc
         if not isinstance(body, dict):
             raise TransientError(
-                f"malformed JSON body: not an object: {self._quote(response.text)}"
+                f"malformed JSON body: not an object: {self._quote(_text(content))}"
             )
         return body
 
@@ -143,10 +152,9 @@ class HttpChatBackend:
 
     async def aclose(self) -> None:
         """Close the connection pool."""
-        if self._loop is asyncio.get_running_loop():
-            for shard in self._shards:
-                await shard.client.aclose()
-        self._shards = []
+        session, self._session = self._session, None
+        if session is not None and self._loop is asyncio.get_running_loop():
+            await session.close()
 
 
 def endpoint_description(model: str, settings: ModelSettings) -> dict[str, Any]:
@@ -162,7 +170,7 @@ def endpoint_description(model: str, settings: ModelSettings) -> dict[str, Any]:
 
 def is_private_endpoint(base_url: str) -> bool:
     """Whether `base_url` is on this machine or a private network (where keys are optional)."""
-    host = (httpx.URL(base_url).host or "").strip("[]").lower()
+    host = (urlsplit(base_url).hostname or "").strip("[]").lower()
     if host == "localhost" or host.endswith((".localhost", ".local", ".internal", ".lan")):
         return True
     try:

@@ -14,6 +14,7 @@ from toolplay.runs._config import (
     option_keys,
     run_identity,
 )
+from toolplay.runs._executor import Executor, LocalExecutor
 from toolplay.runs._lines import (
     TRAJECTORY_LINE,
     ChangeLine,
@@ -31,7 +32,6 @@ from toolplay.runs._runner import (
     open_run,
     rescore_run,
     role_settings,
-    scenario_info,
     stored_config,
     trajectory_records,
 )
@@ -45,6 +45,7 @@ from toolplay.runs._summary import (
     RunSummary,
     build_summary,
 )
+from toolplay.runs._trial import TrialOutcome, scenario_info
 from toolplay.runs._trials import TrialStatistics, pass_hat_k, succeeded, trial_statistics
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
 
@@ -52,6 +53,9 @@ __all__ = [
     "CEILING",
     "FLOOR",
     "Baselines",
+    "Executor",
+    "LocalExecutor",
+    "TrialOutcome",
     "play_baselines",
     "SCHEMAS",
     "TRAJECTORY_LINE",

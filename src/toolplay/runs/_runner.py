@@ -25,8 +25,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import traceback
-from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -38,11 +36,11 @@ from pydantic import ValidationError
 from toolplay import __version__
 from toolplay.catalog import Catalog, CatalogError, build_catalog
 from toolplay.clients import RoleOptionError
-from toolplay.conversation import PlayRequest
-from toolplay.messages import ScenarioInfo, Trajectory
+from toolplay.messages import Trajectory
 from toolplay.roles import Assistant, Recording, RecordingError, RoleSpecError, User
 from toolplay.runs._cache import SqliteResponseCache
 from toolplay.runs._config import RunConfig, run_identity
+from toolplay.runs._executor import Executor, LocalExecutor, RunJob
 from toolplay.runs._preflight import (
     RunError,
     check_identity,
@@ -53,6 +51,7 @@ from toolplay.runs._restore import restore_files, stored_records
 from toolplay.runs._select import select_scenarios
 from toolplay.runs._suite_pin import fingerprint, pin_suite, suite_path
 from toolplay.runs._summary import RunHeader, RunSummary, build_summary
+from toolplay.runs._trial import TrialOutcome, TrialWork, scenario_info
 from toolplay.scenarios import Scenario, Suite
 from toolplay.scoring import (
     ScenarioScore,
@@ -72,9 +71,6 @@ from toolplay.store import (
 )
 
 logger = logging.getLogger(__name__)
-
-_PENDING_WRITES = 8
-"""Finished trials whose writes may be queued at once (bounds memory; plays wait beyond it)."""
 
 _UNCERTAINTY = "uncertainty"
 """Store meta key of the interval settings (not part of the run's identity)."""
@@ -232,39 +228,11 @@ def run_header(
     )
 
 
-def scenario_info(scenario: Scenario) -> ScenarioInfo:
-    """What the store keeps about a scenario beside its trajectory (for reports)."""
-    return ScenarioInfo(
-        description=scenario.description,
-        categories=list(scenario.categories),
-        evaluation=scenario.evaluation,
-        split=scenario.split,
-        domain=scenario.domain,
-        augmentation=scenario.augmentation,
-        base_id=scenario.base_id,
-    )
-
-
 def record_scenario_info(store: RunStore, scenarios: Sequence[Scenario]) -> None:
     """Store what reports show about each selected scenario (they never load the suite)."""
     store.set_meta(
         SCENARIO_INFO,
         {s.id: scenario_info(s).model_dump(mode="json", exclude_none=True) for s in scenarios},
-    )
-
-
-def _harness_failure(
-    scenario: Scenario, trial: int, mode: str, assistant: Assistant, user: User, what: str
-) -> Trajectory:
-    """The record of a trial the harness itself could not play (stored as an error)."""
-    return Trajectory(
-        scenario_id=scenario.id,
-        trial=trial,
-        termination="infrastructure_error",
-        error=f"{what}\n{traceback.format_exc()}",
-        assistant=assistant.name,
-        user=user.name,
-        mode=mode,
     )
 
 
@@ -284,6 +252,7 @@ async def execute_run(
     progress: Progress | None = None,
     context: ScoringContext | None = None,
     stats: RunStats | None = None,
+    executor: Executor | None = None,
 ) -> RunSummary:
     """Run `config` to completion and return the summary (also written to summary.json).
 
@@ -294,6 +263,7 @@ async def execute_run(
         progress: Called with (finished, total) as trials finish.
         context: Scoring resources (default: what the suite's scorers need, loaded lazily).
         stats: Filled with what the run did beside its results (cache hits).
+        executor: Where trials are played (default: `LocalExecutor`, this process).
     """
     catalog = _catalog(config, catalog)
     typed = config.suite  # loaded as typed, so errors name files as the user wrote them
@@ -343,84 +313,36 @@ async def execute_run(
         todo = [(s, t) for s in scenarios for t in range(config.trials) if (s.id, t) not in done]
         total, finished = len(scenarios) * config.trials, len(scenarios) * config.trials - len(todo)
         writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolplay-store")
-        loop = asyncio.get_running_loop()
-        writes: deque[asyncio.Future[None]] = deque()
+        def persist(outcome: TrialOutcome) -> None:
+            # The file first, the store commit last: a kill in between leaves an uncommitted
+            # trial, which resume plays again (rewriting the file), never a result without
+            # its file. One writer thread does all of it, so fsyncs never stall the loop.
+            write_trajectory_lines(
+                trajectory_path(config.out, outcome.scenario_id, outcome.trial),
+                stored_records(outcome.trajectory, outcome.score, roles),
+            )
+            store.save_result(
+                outcome.scenario_id,
+                outcome.trial,
+                status=outcome.status,
+                trajectory=outcome.trajectory,
+                score=outcome.score,
+                error=outcome.error,
+            )
 
-        def written(future: asyncio.Future[None]) -> None:
+        async def finish(outcome: TrialOutcome) -> None:
             nonlocal finished
-            if future.cancelled() or future.exception() is not None:
-                return  # raised where the write is awaited
+            await asyncio.get_running_loop().run_in_executor(writer, persist, outcome)
             finished += 1
             if progress:
                 progress(finished, total)
 
-        async def one(scenario: Scenario, trial: int) -> None:
-            try:
-                setup = catalog.setup(scenario)
-                if isinstance(assistant, Recording):
-                    trajectory = assistant.recorded(setup, trial)
-                else:
-                    request = PlayRequest(setup, assistant, user, trial, config.play)
-                    trajectory = await mode.play(request)
-            except Exception as exc:  # a harness bug: recorded, retried on resume
-                logger.exception("%s trial %d: playing failed", scenario.id, trial)
-                trajectory = _harness_failure(
-                    scenario, trial, mode_name, assistant, user, f"harness error: {exc!r}"
-                )
-                setup = None
-            trajectory = trajectory.model_copy(update={"scenario": scenario_info(scenario)})
-            failed = trajectory.termination == "infrastructure_error"
-            error = trajectory.error if failed else None
-            score: ScenarioScore | None = None
-            if not failed and setup is not None:
-                try:
-                    scorer = catalog.scorer(scenario.evaluation)
-                    score = score_trajectory(setup, trajectory, scorer, context)
-                except Exception as exc:  # a scorer bug must not sink the other scenarios
-                    logger.exception("%s trial %d: scoring failed", scenario.id, trial)
-                    failed, error = True, f"scoring failed: {exc!r}\n{traceback.format_exc()}"
-
-            def persist() -> None:
-                # The file first, the store commit last: a kill in between leaves an uncommitted
-                # trial, which resume plays again (rewriting the file), never a result without
-                # its file. One writer thread does all of it, so fsyncs never stall the loop.
-                write_trajectory_lines(
-                    trajectory_path(config.out, scenario.id, trial),
-                    trajectory_records(trajectory, score, roles),
-                )
-                store.save_result(
-                    scenario.id,
-                    trial,
-                    status="error" if failed else "done",
-                    trajectory=trajectory.model_dump(mode="json"),
-                    score=None if score is None else score.model_dump(mode="json"),
-                    error=error,
-                )
-
-            # The write overlaps the next play; progress is reported when it has committed.
-            future = loop.run_in_executor(writer, persist)
-            future.add_done_callback(written)
-            writes.append(future)
-            while writes and (len(writes) > _PENDING_WRITES or writes[0].done()):
-                await writes.popleft()  # a failed write raises here
-            await asyncio.sleep(0)  # let committed writes report before the next play
-
-        pending = iter(todo)
-
-        async def worker() -> None:
-            # `concurrency` workers take trials in order: a trial is played only when a
-            # worker is free, so progress moves as trials finish even when playing never
-            # waits (the oracle), instead of every play running before the first write.
-            for scenario, trial in pending:
-                await one(scenario, trial)
-
+        work = TrialWork(catalog, mode, mode_name, assistant, user, config.play, context)
+        job = RunJob(config, work, todo)
         if progress:
             progress(finished, total)
         try:
-            workers = max(1, min(config.concurrency, len(todo)))
-            await asyncio.gather(*(worker() for _ in range(workers)))
-            while writes:
-                await writes.popleft()
+            await (executor or LocalExecutor()).execute(job, finish)
         finally:
             writer.shutdown(wait=True)
         if cache is not None:

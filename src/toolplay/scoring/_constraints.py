@@ -251,7 +251,8 @@ def _flow(c: FlowConstraint) -> ConstraintEval:
         return compile_target({"exact": value}, name=c.argument or "")
 
     def measure(view: TraceView, i: int, j: int) -> float:
-        values = sources(view, i, j)
+        # Messages that cannot match are refused before the source values are gathered: a
+        # referencing milestone is measured at every (i, j) pair, and most i are refused.
         if c.argument is not None:
             trace = view.trace(i)
             if trace is None or trace.arguments is None:
@@ -259,12 +260,12 @@ def _flow(c: FlowConstraint) -> ConstraintEval:
             if c.tool is not None and trace.tool != c.tool:
                 return 0.0
             observed = _shown(trace.arguments.get(c.argument), c.round)
-            return max((matcher(v)(observed) for v in values), default=0.0)
+            return max((matcher(v)(observed) for v in sources(view, i, j)), default=0.0)
         message = view.messages[i]
         if message.sender != "assistant" or message.recipient != "user":
             return 0.0
         text = message.content or ""
-        filled = [str(c.template).replace("{value}", str(v)) for v in values]
+        filled = [str(c.template).replace("{value}", str(v)) for v in sources(view, i, j)]
         if similarity == "contains":
             fold = str.casefold if c.ignore_case else str
             return float(any(fold(f) in fold(text) for f in filled))

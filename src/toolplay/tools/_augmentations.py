@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process, utils
 
@@ -34,8 +35,13 @@ from toolplay.tools._registry import Registry
 _TYPE_KEYS = ("type", "items", "anyOf", "format", "minimum", "maximum")
 
 
-def _name_similarity(name: str, targets: Sequence[str]) -> float:
-    """The best WRatio of `name` against `targets` (the reference's ranking key)."""
+@lru_cache(maxsize=65536)
+def _name_similarity(name: str, targets: tuple[str, ...]) -> float:
+    """The best WRatio of `name` against `targets` (the reference's ranking key).
+
+    Memoised: every variant of a scenario offers the same tools, so a suite ranks the same
+    names hundreds of times (the ranking is a measurable share of a conversation's CPU).
+    """
     found = process.extract(name, targets, scorer=fuzz.WRatio, processor=utils.default_process)
     return max((score for _, score, _ in found), default=0.0)
 
@@ -59,7 +65,7 @@ def rank_distractors(
         return candidates
 
     def key(name: str) -> float:
-        return _name_similarity(name, shown_real)
+        return _name_similarity(name, tuple(shown_real))
 
     return sorted(same, key=key, reverse=True) + sorted(other, key=key, reverse=True)
 
