@@ -52,12 +52,19 @@ LOCAL_PROMPT = "rendered_prompt"
 LOCAL_OUTPUT = "raw_output"
 """Keys a local backend adds to its response body: the exact prompt text and the raw output."""
 
+VOLATILE_KEYS = ("id", "created", "system_fingerprint")
+"""Response fields an endpoint varies from call to call whatever the reply (a counter, the
+clock, the serving build): not recorded, so the same replies give byte-identical trajectory
+files (a resumed run equals an uninterrupted one)."""
+
 
 def exchange_of(request: dict[str, Any], body: Any, *, cached: bool) -> ModelExchange:
     """The record of one call: the request (it never holds the key, which travels only in a
     header), the response body, and a local model's prompt text and raw output."""
     response = dict(body) if isinstance(body, Mapping) else {"body": body}
     prompt, output = response.pop(LOCAL_PROMPT, None), response.pop(LOCAL_OUTPUT, None)
+    for key in VOLATILE_KEYS:
+        response.pop(key, None)
     return ModelExchange(
         request=request,
         response=response,
