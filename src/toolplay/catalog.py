@@ -56,6 +56,7 @@ class Catalog:
     """Everything that can be named on the command line or in a scenario file."""
 
     def __init__(self) -> None:
+        """An empty catalog (`build_catalog` fills one with the built-ins and plugins)."""
         self.tools = ToolCatalog()
         self._suites: dict[str, SuiteSource] = {}
         self._importers: dict[str, SuiteSource] = {}
@@ -175,7 +176,8 @@ class Catalog:
         self, scenarios: Iterable[Scenario], settings: ScoringSettings | None = None
     ) -> ScoringContext:
         """The scoring resources the methods of `scenarios` need (loaded lazily), with the
-        run's scoring `settings` (default: none changed)."""
+        run's scoring `settings` (default: none changed).
+        """
         methods = {s.evaluation for s in scenarios}
         needs = any(self.scorer(m).needs_similarity for m in methods if m in self._scorers)
         return scoring_context(needs, settings)

@@ -208,7 +208,8 @@ def _run_flags() -> set[str]:
 
 def _option_key(loc: list[str]) -> str | None:
     """The flat option key (`temperature`, `user_temperature`, `ci_level`) of a RunConfig
-    error location: the `option_keys` entry of its (section, field)."""
+    error location: the `option_keys` entry of its (section, field).
+    """
     if not loc:
         return None
     flat = {place: key for key, place in option_keys().items()}

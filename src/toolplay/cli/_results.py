@@ -68,7 +68,8 @@ def compare(
     ci_seed: CiSeed = None,
 ) -> None:
     """Compare runs: side by side, paired differences with intervals and p-values, agreement
-    per scenario and at system level (one point per assistant, as AutoDE's Table 2)."""
+    per scenario and at system level (one point per assistant, as AutoDE's Table 2).
+    """
     from toolplay.report import (  # noqa: PLC0415 (startup time)
         compare_runs,
         render_comparison,

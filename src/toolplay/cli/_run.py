@@ -54,7 +54,8 @@ def _progress_run(
     config: RunConfig, stats: RunStats, announce: str | None, executor: Executor | None = None
 ) -> RunSummary:
     """Execute `config` with its progress on stderr (`cli._progress`); `announce` is printed
-    once the run has started (never above a refusal)."""
+    once the run has started (never above a refusal).
+    """
     label = f"{config.suite} · {config.assistant}"
     live = LiveBar(err_console, label) if err_console.is_terminal else None
     shown = live if live is not None else PlainLines(err_console, label)

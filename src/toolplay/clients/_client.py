@@ -60,7 +60,8 @@ files (a resumed run equals an uninterrupted one)."""
 
 def exchange_of(request: dict[str, Any], body: Any, *, cached: bool) -> ModelExchange:
     """The record of one call: the request (it never holds the key, which travels only in a
-    header), the response body, and a local model's prompt text and raw output."""
+    header), the response body, and a local model's prompt text and raw output.
+    """
     response = dict(body) if isinstance(body, Mapping) else {"body": body}
     prompt, output = response.pop(LOCAL_PROMPT, None), response.pop(LOCAL_OUTPUT, None)
     for key in VOLATILE_KEYS:

@@ -95,7 +95,8 @@ def protocol_prompt(
 
 def ends_dialogue(scenario: Scenario) -> Callable[[str], bool]:
     """Which called tools (real names) end the dialogue: the label's function (any, for
-    `any_name` or a scenario without a label)."""
+    `any_name` or a scenario without a label).
+    """
     label = slot_label(scenario)
     if label is None:
         return lambda name: True

@@ -20,7 +20,8 @@ def default_system_prompt() -> str:
 
 def system_prompt(scenario: Scenario, base: str | None = None, context: bool = False) -> str:
     """`base` (or the reference's prompt), then, with `context`, the scenario's time,
-    location and user."""
+    location and user.
+    """
     lines = [base if base is not None else default_system_prompt()]
     if not context:
         return lines[0]
@@ -37,7 +38,8 @@ def system_prompt(scenario: Scenario, base: str | None = None, context: bool = F
 
 def scenario_prompt(scenario: Scenario, base: str | None = None, context: bool = False) -> str:
     """The scenario's own prompt (`metadata["system_prompt"]`, e.g. ToolTalk's) when no `base`
-    is given, else `system_prompt`: static and dynamic play of a scenario show the same one."""
+    is given, else `system_prompt`: static and dynamic play of a scenario show the same one.
+    """
     own = scenario.metadata.get("system_prompt")
     if base is None and isinstance(own, str) and own:
         return own

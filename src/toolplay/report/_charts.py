@@ -21,7 +21,8 @@ LABEL_MAX = 260.0
 
 class Bar(NamedTuple):
     """One horizontal bar: its label, its value (None: no value) and the text printed after it
-    (default: the value with three decimals)."""
+    (default: the value with three decimals).
+    """
 
     label: str
     value: float | None

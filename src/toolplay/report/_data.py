@@ -55,7 +55,8 @@ class ReportError(Exception):
 @dataclass(frozen=True)
 class RunEntry:
     """One scenario trial of a run: its trajectory, its score and what is known of its
-    scenario."""
+    scenario.
+    """
 
     status: Literal["done", "error"]
     trajectory: Trajectory

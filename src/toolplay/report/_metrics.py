@@ -81,7 +81,8 @@ def fmt(value: Any) -> str:
 
 def metric_items(values: MetricValues) -> dict[str, Value]:
     """Every metric by name: the plain values, then the structured parts as dotted names
-    (`failures.never_called`, `over_trials.slot_f1` as mean ± std)."""
+    (`failures.never_called`, `over_trials.slot_f1` as mean ± std).
+    """
     items: dict[str, Value] = dict(values.values())
     for part in ("failures", "failure_reasons"):
         counts: Mapping[str, int] | None = getattr(values, part)
@@ -126,7 +127,8 @@ def _row(group: MetricValues | ToolTalkGroup) -> dict[str, Value]:
 
 def group_table(groups: Groups) -> tuple[list[str], list[tuple[str, dict[str, Value]]]]:
     """Columns and rows of a breakdown such as `by_category` or `splits`: counts first
-    (`COUNT_KEYS` order), then headline metrics, then the rest by name."""
+    (`COUNT_KEYS` order), then headline metrics, then the rest by name.
+    """
     rows = [(str(name), _row(group)) for name, group in groups.items()]
     keys = {k for _, values in rows for k in values}
     counts = [k for k in COUNT_KEYS if k in keys]

@@ -3,7 +3,8 @@
 Safety by construction:
 - jinja2 autoescaping is on for every template, so run data can only appear as text;
 - data for the script travels in a `<script type="application/json">` block with `<`, `>`
-  and `&` written as `\\u003c`, `\\u003e`, `\\u0026`, so no value can close the block;
+  and `&` written as JSON unicode escapes (backslash-u003c and so on), so no value can
+  close the block;
 - a Content-Security-Policy allows only the page's own inline script (by its sha256 hash),
   inline styles and `data:` images: even a markup bug could not run injected code or
   reach the network.

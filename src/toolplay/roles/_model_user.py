@@ -123,7 +123,8 @@ def demonstration_chat(scenario: Scenario, instruction: str) -> list[dict[str, A
 
 def reference_user_prompt(scenario: Scenario) -> str:
     """The system message briefing the simulator on this scenario: the reference's
-    instruction, then the user's goal (and knowledge boundary, when the scenario gives one)."""
+    instruction, then the user's goal (and knowledge boundary, when the scenario gives one).
+    """
     instruction = str(toolsandbox_prompts()["user_instruction"])
     side = scenario.user
     goal = side.goal or _goal_from_script(scenario)

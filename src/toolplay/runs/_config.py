@@ -145,7 +145,8 @@ class RunConfig(BaseModel):
 def migrate_config(data: dict[str, Any]) -> dict[str, Any]:
     """A stored config of any version, in the current format (version 1: flat `options`;
     versions 2 and 3: the former prompt defaults; version 2: no `suite_fingerprint`, which stays
-    None)."""
+    None).
+    """
     # a stored version 1 config has a flat `options`; a config built now may omit `version`
     legacy = "options" in data or "system_prompt" in data
     version = data.get("version", 1 if legacy else CONFIG_VERSION)

@@ -221,7 +221,8 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 def _cause(exc: BaseException) -> str:
     """The root of a Ray error on one line: Ray's message ends with the remote traceback,
-    whose last line is the exception raised in the worker."""
+    whose last line is the exception raised in the worker.
+    """
     lines = [line.strip() for line in _ANSI.sub("", str(exc)).splitlines() if line.strip()]
     text = lines[-1] if lines else type(exc).__name__
     return text if len(text) <= 500 else text[:500] + "..."

@@ -82,7 +82,8 @@ Progress = Callable[[int, int], None]
 @dataclass
 class RunStats:
     """What a run did beside its results, for the person watching (never stored: a resumed
-    or cached run must give the same files): how many model calls the response cache served."""
+    or cached run must give the same files): how many model calls the response cache served.
+    """
 
     cache_hits: int = 0
     cache_misses: int = 0
@@ -125,7 +126,8 @@ def fit_to_recording(
 
 def pin_config(config: RunConfig, catalog: Catalog) -> tuple[RunConfig, Callable[[str], str]]:
     """`config` with its suite pinned (absolute paths, fingerprint; `runs._suite_pin`), and the
-    pinning function, for comparing with a stored run's spec."""
+    pinning function, for comparing with a stored run's spec.
+    """
     importers, suites = set(catalog.importers), set(catalog.suites)
 
     def pin(spec: str) -> str:

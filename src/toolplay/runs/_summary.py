@@ -218,7 +218,8 @@ def _by_domain(
     scenarios: Sequence[Scenario], scored: Sequence[Scored], scorers: Mapping[str, Scorer]
 ) -> dict[str, MetricValues]:
     """The method's metrics per application domain, plus counts (scenarios without one are
-    grouped as `other`); present only when some scenario names its domain."""
+    grouped as `other`); present only when some scenario names its domain.
+    """
     if not any(s.domain for s in scenarios):
         return {}
     groups: dict[str, list[Scored]] = {s.domain or "other": [] for s in scenarios}

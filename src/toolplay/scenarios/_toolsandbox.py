@@ -61,7 +61,7 @@ def prompts() -> dict[str, Any]:
 
 
 def solutions(path: Path = FOLDER / "solutions.yaml") -> dict[str, list[dict[str, Any]]]:
-    """toolplay's reference solution of each exported base, by the reference's name."""
+    """Toolplay's reference solution of each exported base, by the reference's name."""
     loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     if not isinstance(loaded, dict):
         raise ScenarioError(str(path), None, "expected a mapping of scenario name -> turns")

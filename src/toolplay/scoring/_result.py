@@ -1,5 +1,6 @@
 """What scorers may need besides the trajectory: the run's scoring settings and the shared,
-lazily built scoring resources."""
+lazily built scoring resources.
+"""
 
 from __future__ import annotations
 

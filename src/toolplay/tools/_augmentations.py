@@ -98,7 +98,8 @@ def add_distractors(count: int | None, ranking: Sequence[str] | None = None) -> 
 
 def scrambled_name(real: str, registry: Registry) -> str:
     """The generic name a tool gets under `scrambled_names`: `<domain>_<number>`, numbered
-    within its domain in name order, as the reference names them `<module>_<number>`."""
+    within its domain in name order, as the reference names them `<module>_<number>`.
+    """
     domain = registry[real].domain
     siblings = sorted(name for name in registry.names() if registry[name].domain == domain)
     return f"{domain}_{siblings.index(real)}"

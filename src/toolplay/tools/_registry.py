@@ -45,7 +45,7 @@ class ToolSpec:
 
     @property
     def kind(self) -> ToolKind:
-        """ "action" or "read"."""
+        """The tool's kind: "action" or "read"."""
         return self.meta.kind
 
     @property

@@ -25,7 +25,8 @@ EMBEDDING_KEY = "embedding_model"
 
 def stand_in(scenario_id: str, info: ScenarioInfo) -> Scenario:
     """A scenario carrying only what aggregation and summaries read (id, categories, method,
-    split, augmentation): the log holds no worlds or references, and needs none for this."""
+    split, augmentation): the log holds no worlds or references, and needs none for this.
+    """
     return Scenario(
         id=scenario_id,
         description=info.description,
@@ -41,7 +42,7 @@ def stand_in(scenario_id: str, info: ScenarioInfo) -> Scenario:
 def scored_record(
     score_metadata: Mapping[str, Any] | None, sample_metadata: Mapping[str, Any] | None
 ) -> Scored | None:
-    """toolplay's scored record from an Inspect score and its sample (None: not toolplay's)."""
+    """Toolplay's scored record from an Inspect score and its sample (None: not toolplay's)."""
     if not score_metadata or SCORE_KEY not in score_metadata:
         return None
     score = ScenarioScore.model_validate(score_metadata[SCORE_KEY])
