@@ -45,6 +45,7 @@ class Rule:
 KEY = ("OPENAI_API_KEY is not set", "--api-key-env")
 RULES = [
     Rule(r"^make (run|test)\b", skip="builds .venv (the Makefile's own targets)"),
+    Rule(r"(^|\s)ray start|--ray-address HEAD", skip="needs a Ray cluster (see tests/runs)"),
     Rule(r"^export OPENAI_API_KEY=", skip="a new user without a key: the next runs are refused"),
     Rule(r"^toolplay run .*\.\.\.", skip="elided command (`...`)"),
     Rule(r"openai:(MODEL|USER_MODEL)|replay:OUTPUTS|--base-url URL", skip="placeholder"),
