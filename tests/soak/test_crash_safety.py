@@ -178,7 +178,10 @@ def committed_ro(out: Path) -> set[tuple[str, int]]:
     try:
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
             return {(r[0], r[1]) for r in db.execute("SELECT scenario_id, trial FROM results")}
-    except sqlite3.OperationalError:
+    except sqlite3.DatabaseError:
+        # This peek goes around the writer's exclusive lock, so it can catch a page mid-write
+        # ("busy", or "malformed" on a loaded machine); the caller polls again. The store
+        # itself is checked row by row (checksums) and file by file once the run is done.
         return set()
 
 
