@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Console
 
 from toolplay.report import render_summary
-from toolplay.runs import RunSummary
+from toolplay.runs import RunSummary, load_summary
 
 SUMMARY = {
     "suite": "tooltalk:data",
@@ -102,3 +104,22 @@ def test_an_empty_run_prints_its_counts() -> None:
     console = Console(record=True, width=100)
     render_summary(RunSummary.model_validate(empty), console)
     assert "scenarios" in console.export_text()
+
+
+def test_breakdowns_at_80_columns_keep_every_value_whole(runs: dict[str, Path]) -> None:
+    """Issue 14 item 12: at 80 columns a breakdown never cuts a value ("0.00…", "similari…");
+    without room for the intervals it goes without them and says so."""
+    summary = load_summary(runs["oracle"])
+    narrow, wide = Console(width=80, record=True), Console(width=300, record=True)
+    render_summary(summary, narrow)
+    render_summary(summary, wide)
+    text, wide_text = narrow.export_text(), wide.export_text()
+    boxed = [line for line in text.splitlines() if line[:1] in "┏┃┡│└"]
+    assert boxed and all(len(line) <= 80 for line in boxed)  # notes soft-wrap, tables fit
+    table = text[text.index("By category") :]
+    assert "…" not in table
+    assert "intervals left out at this width" in table
+    assert "intervals left out" not in wide_text
+    assert "1.000–1.000" in wide_text
+    for name in summary.by_category or {}:
+        assert name in table

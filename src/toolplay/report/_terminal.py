@@ -6,7 +6,11 @@ so a model's reply or an error message can never inject rich markup.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -35,12 +39,34 @@ def _table(title: str, *columns: str, numeric_from: int = 1) -> Table:
             column.replace("_", " "),
             justify="right" if i >= numeric_from else "left",
             no_wrap=i < numeric_from,
+            overflow="fold",  # a narrow terminal folds a long header word rather than cut it
         )
     return table
 
 
 def _row(table: Table, *cells: str) -> None:
     table.add_row(*(Text(c) for c in cells))
+
+
+def _breakdown(
+    title: str, key: str, cells: tuple[Sequence[str], Sequence[tuple[str, Mapping[str, Any]]]]
+) -> Table:
+    """A breakdown table whose value columns are at least as wide as their widest value."""
+    columns, rows = cells
+    table = _table(title, key.removeprefix("by_").rstrip("s"), *columns)
+    for name, values in rows:
+        _row(table, name, *(fmt(values.get(c)) for c in columns))
+    for column, name in zip(table.columns[1:], columns, strict=True):
+        column.min_width = max((len(fmt(values.get(name))) for _, values in rows), default=1)
+    return table
+
+
+def _too_wide(table: Table, console: Console) -> bool:
+    """Whether `table`, at its narrowest (headers folded, values whole), is wider than the
+    console (measured without the console's own cap, which would hide the overflow).
+    """
+    unbounded = console.options.update_width(10_000)
+    return Measurement.get(console, unbounded, table).minimum > console.width
 
 
 def render_summary(summary: RunSummary, console: Console) -> None:
@@ -81,9 +107,12 @@ def render_summary(summary: RunSummary, console: Console) -> None:
             uncertainty.breakdowns.get(key) if uncertainty else None,
             ci_header(uncertainty) if uncertainty else "",
         )
-        table = _table(titles[key], key.removeprefix("by_").rstrip("s"), *cells[0])
-        for name, values in cells[1]:
-            _row(table, name, *(fmt(values.get(c)) for c in cells[0]))
+        table = _breakdown(titles[key], key, cells)
+        if _too_wide(table, console) and list(cells[0]) != list(columns):
+            # Values are never cut: without room for the intervals, the table goes without.
+            table = _breakdown(titles[key], key, (columns, rows))
+            note = "intervals left out at this width (in summary.json and the HTML report)"
+            table.caption, table.caption_justify = note, "left"
         console.print(table)
     if summary.counts is not None:
         parts = [f"{k} {fmt(v)}" for k, v in summary.counts.model_dump().items()]
