@@ -5,6 +5,7 @@ Tests import this module as `support` (the tests folder is put on `sys.path` by 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -244,3 +245,25 @@ def summarise(records: Sequence[tuple[Scenario, ScenarioScore]]) -> dict[str, An
     scored = [scoring.Scored(scenario, score) for scenario, score in records]
     summary = scoring.aggregate(scored, CATALOG.scorers).model_dump(mode="json")
     return {key: value for key, value in summary.items() if value is not None}
+
+
+def run_on_endpoint(
+    base_url: str, out: Path, *args: str, env: Mapping[str, str] | None = None
+) -> tuple[int, str, dict[str, Any]]:
+    """`toolplay run --assistant openai:ref` against `base_url` (in-process): exit code, output
+    and the written summary (empty when none was written)."""
+    from typer.testing import CliRunner
+
+    from toolplay.cli import app
+
+    argv = ["run", "--assistant", "openai:ref", "--base-url", base_url, "--out", str(out), *args]
+    result = CliRunner().invoke(app, argv, env={"COLUMNS": "200", **(env or {})})
+    summary_file = out / "summary.json"
+    summary = json.loads(summary_file.read_text()) if summary_file.exists() else {}
+    return result.exit_code, result.output, summary
+
+
+def trajectory_lines(out: Path, scenario_id: str, trial: int = 0) -> list[dict[str, Any]]:
+    """The JSON lines of one stored trajectory file."""
+    path = out / "trajectories" / f"{scenario_id}.t{trial}.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]

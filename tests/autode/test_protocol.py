@@ -176,25 +176,7 @@ def test_the_reference_prompt_files_load_as_data(autode_dir: Path, bluetooth: Sc
 
 
 def invoke(server: ChatServer, out: Path, *args: str) -> tuple[int, str, dict[str, Any]]:
-    result = CliRunner().invoke(
-        app,
-        [
-            "run",
-            "--assistant",
-            "openai:ref",
-            "--base-url",
-            server.base_url,
-            "--out",
-            str(out),
-            "--max-retries",
-            "0",
-            *args,
-        ],
-        env={"COLUMNS": "200"},
-    )
-    summary_file = out / "summary.json"
-    summary = json.loads(summary_file.read_text()) if summary_file.exists() else {}
-    return result.exit_code, result.output, summary
+    return support.run_on_endpoint(server.base_url, out, "--max-retries", "0", *args)
 
 
 def requests(server: ChatServer, user: bool) -> Sequence[dict[str, Any]]:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from support import load_suite
+from support import load_suite, run_on_endpoint, trajectory_lines
 from toolplay.cli import app
 from toolplay.testing import (
     ChatServer,
@@ -30,31 +30,19 @@ FAST = ["--option", "retry_initial=0.001", "--option", "retry_jitter=0", "--max-
 
 
 def invoke(server: ChatServer, out: Path, *args: str) -> tuple[int, str, dict[str, Any]]:
-    result = CliRunner().invoke(
-        app,
-        [
-            "run",
-            "--assistant",
-            "openai:ref",
-            "--base-url",
-            server.base_url,
-            "--api-key-env",
-            "TOOLPLAY_TEST_KEY",
-            "--out",
-            str(out),
-            *FAST,
-            *args,
-        ],
-        env={"TOOLPLAY_TEST_KEY": SECRET, "COLUMNS": "200"},
+    return run_on_endpoint(
+        server.base_url,
+        out,
+        "--api-key-env",
+        "TOOLPLAY_TEST_KEY",
+        *FAST,
+        *args,
+        env={"TOOLPLAY_TEST_KEY": SECRET},
     )
-    summary_file = out / "summary.json"
-    summary = json.loads(summary_file.read_text()) if summary_file.exists() else {}
-    return result.exit_code, result.output, summary
 
 
 def trajectory(out: Path, scenario_id: str) -> list[dict[str, Any]]:
-    path = out / "trajectories" / f"{scenario_id}.t0.jsonl"
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    return trajectory_lines(out, scenario_id)
 
 
 @pytest.fixture()

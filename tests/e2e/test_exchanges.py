@@ -13,10 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from support import load_suite
-from toolplay.cli import app
+from support import load_suite, run_on_endpoint, trajectory_lines
 from toolplay.testing import ChatServer, ReferenceResponder
 
 QUICK = load_suite("quick").scenarios
@@ -31,27 +29,18 @@ def server() -> Iterator[ChatServer]:
 
 def run(server: ChatServer, out: Path, *args: str) -> list[dict[str, Any]]:
     """Play the first quick scenario against the server; its assistant messages."""
-    result = CliRunner().invoke(
-        app,
-        [
-            "run",
-            "--assistant",
-            "openai:ref",
-            "--base-url",
-            server.base_url,
-            "--api-key-env",
-            "TOOLPLAY_EXCHANGE_KEY",
-            "--limit",
-            "1",
-            "--out",
-            str(out),
-            *args,
-        ],
+    code, output, _ = run_on_endpoint(
+        server.base_url,
+        out,
+        "--api-key-env",
+        "TOOLPLAY_EXCHANGE_KEY",
+        "--limit",
+        "1",
+        *args,
         env={"TOOLPLAY_EXCHANGE_KEY": SECRET},
     )
-    assert result.exit_code == 0, result.output
-    path = out / "trajectories" / f"{QUICK[0].id}.t0.jsonl"
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert code == 0, output
+    lines = trajectory_lines(out, QUICK[0].id)
     return [line for line in lines if line["type"] == "message" and line["sender"] == "assistant"]
 
 
