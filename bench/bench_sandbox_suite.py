@@ -20,14 +20,15 @@ import json
 import pstats
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from toolplay.runs import default_context
-from toolplay.scenarios import Suite, expand_variants, load_scenario_paths, load_suite
-from toolplay.scenarios import _variants as variants_module
+from toolplay.catalog import build_catalog
+from toolplay.scenarios import Scenario, expand_variants, load_scenario_paths
 from toolplay.scenarios._suites import DATA
 from toolplay.validate import _validate
+
+CATALOG = build_catalog()
 
 T = TypeVar("T")
 
@@ -38,25 +39,27 @@ def timed(action: Callable[[], T]) -> tuple[T, float, float]:
     return value, time.perf_counter() - wall, time.process_time() - cpu
 
 
-def validate(suite: Suite) -> list[str]:
-    return asyncio.run(_validate(suite.scenarios, suite.default_mode, default_context(suite)))
+def validate(scenarios: Sequence[Scenario]) -> list[str]:
+    """What `toolplay validate` does for these scenarios (in the sandbox suite's mode)."""
+    mode = CATALOG.mode(CATALOG.load_suite("sandbox").mode(None))
+    context = CATALOG.scoring_context(scenarios)
+    return asyncio.run(_validate(CATALOG, list(scenarios), mode, context))
 
 
 def main() -> dict[str, Any]:
     quick = "--quick" in sys.argv[1:]
-    load_suite("quick")  # imports and registries warm
-    bases, load_wall, load_cpu = timed(lambda: load_scenario_paths([DATA / "sandbox"]))
-    variants_module._memo.clear()
-    expanded, gen_wall, gen_cpu = timed(lambda: expand_variants(bases))
+    CATALOG.load_suite("quick")  # imports and registries warm
+    context = CATALOG.load_context()
+    bases, load_wall, load_cpu = timed(lambda: load_scenario_paths([DATA / "sandbox"], context))
+    expanded, gen_wall, gen_cpu = timed(lambda: expand_variants(bases, context))
     print(f"bases: {len(bases)} loaded in {load_wall:.2f} s wall / {load_cpu:.2f} s CPU")
     print(
         f"variants: {len(expanded.scenarios)} scenarios generated in {gen_wall:.2f} s wall / "
         f"{gen_cpu:.2f} s CPU ({len(expanded.skipped)} unsound skipped)"
     )
-    base_suite = Suite("bases", list(bases))
-    failures, base_wall, base_cpu = timed(lambda: validate(base_suite))
+    failures, base_wall, base_cpu = timed(lambda: validate(bases))
     assert failures == [], failures[:5]
-    full = load_suite("sandbox")
+    full = list(CATALOG.load_suite("sandbox").scenarios)
     failures, full_wall, full_cpu = timed(lambda: validate(full))
     assert failures == [], failures[:5]
     per_base = base_cpu / len(bases)
@@ -68,7 +71,7 @@ def main() -> dict[str, Any]:
         f"ratio {per_full / per_base:.2f})"
     )
     if not quick:
-        sample = Suite("sample", full.scenarios[:300])
+        sample = full[:300]
         profile = cProfile.Profile()
         profile.runcall(validate, sample)
         out = io.StringIO()

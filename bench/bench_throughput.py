@@ -20,14 +20,14 @@ import argparse
 import asyncio
 import json
 import math
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bench_call_cpu import start_server
+
+from toolplay.catalog import build_catalog
 from toolplay.runs import RunConfig, execute_run
-from toolplay.scenarios import load_suite
 
 LEVELS = (1, 16, 64)
 
@@ -36,7 +36,7 @@ def measure(
     base_url: str, latency: float, concurrency: int, conversations: int, out: Path
 ) -> dict[str, float]:
     """Play about `conversations` conversations at `concurrency`; return rate and ideal."""
-    scenarios = len(load_suite("quick"))
+    scenarios = len(build_catalog().load_suite("quick").entries())
     trials = max(1, math.ceil(conversations / scenarios))
     config = RunConfig(
         suite="quick",
@@ -65,21 +65,6 @@ def measure(
     }
 
 
-def start_server(latency: float) -> tuple[subprocess.Popen[str], str]:
-    """`python -m toolplay.testing` in its own process; returns it and its base URL."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "toolplay.testing", "--suite", "quick", "--latency", str(latency)],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    if not line.startswith("serving "):
-        process.kill()
-        raise RuntimeError(f"test server did not start: {line!r}")
-    return process, line.split()[1]
-
-
 def main() -> None:
     """Run the three levels per latency; print a table, then a JSON line of headline numbers."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -96,7 +81,7 @@ def main() -> None:
         f"{'calls/s':>8} {'ideal':>7} {'fraction':>8}"
     )
     for latency in latencies:
-        server, base_url = start_server(latency)
+        server, base_url = start_server("quick", latency)
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 for level in LEVELS:

@@ -29,18 +29,21 @@ from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+from toolplay.catalog import build_catalog  # noqa: E402
+from toolplay.conversation import PlayRequest, PlaySettings  # noqa: E402
 from toolplay.messages import Trajectory  # noqa: E402
 from toolplay.roles import OracleAssistant, ReplayAssistant, ScriptedUser  # noqa: E402
-from toolplay.runs import MODES  # noqa: E402
-from toolplay.scenarios import Scenario, load_suite  # noqa: E402
+from toolplay.scenarios import Scenario  # noqa: E402
 from toolplay.scoring import (  # noqa: E402
     EmbeddingSimilarity,
+    ScenarioScore,
     ScoringContext,
     load_embedding_model,
-    score_trajectory,
 )
+from toolplay.scoring import score_trajectory as score_with  # noqa: E402
 from toolplay.scoring._embeddings import THREADS, _torch_threads  # noqa: E402
 
+CATALOG = build_catalog()
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "tooltalk"
 DEFAULT_THREADS_SAMPLE = 40
 TEXT_FIELDS = {
@@ -84,8 +87,19 @@ def write_predictions(root: Path, target: Path, splits: list[str]) -> None:
 
 
 async def play_all(scenarios: list[Scenario], assistant: Any) -> list[Trajectory]:
-    user = ScriptedUser()
-    return [await MODES["static"](s, assistant, user, 0, {}) for s in scenarios]
+    """ToolTalk's static play (Algorithm 1) of every conversation."""
+    static, user = CATALOG.mode("static"), ScriptedUser()
+    settings = PlaySettings()
+    requests = [PlayRequest(CATALOG.setup(s), assistant, user, 0, settings) for s in scenarios]
+    return [await static.play(request) for request in requests]
+
+
+def score_trajectory(
+    scenario: Scenario, trajectory: Trajectory, context: ScoringContext
+) -> ScenarioScore:
+    """The scenario's own scorer (ToolTalk's Algorithm 2)."""
+    scorer = CATALOG.scorer(scenario.evaluation)
+    return score_with(CATALOG.setup(scenario), trajectory, scorer, context)
 
 
 def timed(action: Any) -> tuple[Any, float]:
@@ -108,8 +122,8 @@ def main() -> int:
         (data / "databases").symlink_to(root / "databases")
         for split in splits:
             (data / split).symlink_to(root / split)
-        suite, load_s = timed(lambda: load_suite(f"tooltalk:{data}"))
-        scenarios = suite.scenarios
+        suite, load_s = timed(lambda: CATALOG.load_suite(f"tooltalk:{data}"))
+        scenarios = list(suite.scenarios)
         oracle, play_s = timed(lambda: asyncio.run(play_all(scenarios, OracleAssistant())))
         context = ScoringContext()  # no model at all: the oracle must not need one
         scores, score_s = timed(
