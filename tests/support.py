@@ -267,3 +267,18 @@ def trajectory_lines(out: Path, scenario_id: str, trial: int = 0) -> list[dict[s
     """The JSON lines of one stored trajectory file."""
     path = out / "trajectories" / f"{scenario_id}.t{trial}.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def drain_terminal(leader: int) -> tuple[bytes, str]:
+    """What a pseudo-terminal's program wrote (read from its `leader` end, without blocking):
+    the raw bytes and the text with the terminal control sequences removed."""
+    import os
+    import re
+    from contextlib import suppress
+
+    os.set_blocking(leader, False)
+    shown = b""
+    with suppress(BlockingIOError, OSError):
+        while chunk := os.read(leader, 65536):
+            shown += chunk
+    return shown, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown.decode("utf-8"))

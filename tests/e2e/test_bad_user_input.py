@@ -15,17 +15,18 @@ from __future__ import annotations
 import json
 import os
 import pty
-import re
 import shutil
 import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
-from contextlib import closing, suppress
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from support import drain_terminal
 
 from .conftest import CliResult, ToolplayProcess
 
@@ -577,15 +578,11 @@ def test_a_terminal_sees_only_the_error_line(
         result = toolplay_process(
             "run", "--suite", "bad.yaml", "--out", "out", cwd=workspace, stderr=terminal
         )
-        os.set_blocking(leader, False)
-        shown = b""
-        with suppress(BlockingIOError, OSError):
-            while chunk := os.read(leader, 65536):
-                shown += chunk
+        shown, visible = drain_terminal(leader)
     finally:
         os.close(leader)
         os.close(follower)
     assert result.code == 2 and result.stdout == ""
-    visible = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown.decode("utf-8")).strip()
+    visible = visible.strip()
     assert visible.splitlines() == [visible] and visible.startswith("error: bad.yaml: "), shown
     assert not (workspace / "out").exists()

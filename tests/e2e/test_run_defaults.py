@@ -11,12 +11,12 @@ import subprocess
 import sys
 import textwrap
 import time
-from contextlib import suppress
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from support import drain_terminal
 from toolplay.cli import app
 
 AGENT = """
@@ -140,16 +140,11 @@ def test_a_terminal_sees_the_bar_move_with_rate_and_time_left(tmp_path: Path) ->
         done = subprocess.run(
             args, cwd=tmp_path, env=env, stderr=follower, stdout=subprocess.DEVNULL, timeout=300
         )
-        os.set_blocking(leader, False)
-        shown = b""
-        with suppress(BlockingIOError, OSError):
-            while chunk := os.read(leader, 65536):
-                shown += chunk
+        shown, text = drain_terminal(leader)
     finally:
         os.close(leader)
         os.close(follower)
     assert done.returncode == 0
-    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown.decode("utf-8"))
     counts = {int(m) for m in re.findall(r"(\d+)/60", text)}
     assert 60 in counts and len(counts) >= 2, text  # it moved, and it ended at 60
     assert re.search(r"\d+\.\d/s", text) and "left" in text
