@@ -282,3 +282,27 @@ def drain_terminal(leader: int) -> tuple[bytes, str]:
         while chunk := os.read(leader, 65536):
             shown += chunk
     return shown, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown.decode("utf-8"))
+
+
+def committed_keys(out: Path, status: str | None = "done") -> set[tuple[str, int]]:
+    """(scenario id, trial) of the rows a running run has committed (`status` None: any).
+
+    Opened read-only around the writer's exclusive lock, so a read may meet the database busy
+    or mid-write ("malformed" on a loaded machine): that counts as nothing seen yet, and the
+    caller polls again. The store itself is verified by checksums when the run is over.
+    """
+    import sqlite3
+
+    from toolplay.store import RunStore
+
+    path = out / RunStore.FILENAME
+    if not path.exists():
+        return set()
+    query, params = "SELECT scenario_id, trial FROM results", ()
+    if status is not None:
+        query, params = query + " WHERE status = ?", (status,)
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
+            return {(r[0], r[1]) for r in db.execute(query, params)}
+    except sqlite3.DatabaseError:
+        return set()

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from support import load_suite
+from support import committed_keys, load_suite
 from toolplay.store import RunStore
 from toolplay.testing import (
     ChatServer,
@@ -44,15 +43,7 @@ def command(server: ChatServer, out: Path, *extra: str) -> list[str]:
 
 
 def done_keys(out: Path) -> set[tuple[str, int]]:
-    path = out / RunStore.FILENAME
-    if not path.exists():
-        return set()
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
-            rows = db.execute("SELECT scenario_id, trial FROM results WHERE status = 'done'")
-            return {(r[0], r[1]) for r in rows}
-    except sqlite3.OperationalError:  # the table is not created yet
-        return set()
+    return committed_keys(out)
 
 
 def conversations(server: ChatServer) -> set[tuple[str, int]]:

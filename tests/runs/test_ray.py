@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ ray = pytest.importorskip(
     "ray", reason="the ray extra is not installed (pip install 'toolplay[ray]')"
 )
 
-from support import load_suite  # noqa: E402
+from support import committed_keys, load_suite  # noqa: E402
 from toolplay.clients import ModelOptions  # noqa: E402
 from toolplay.runs import RunConfig, RunError, execute_run  # noqa: E402
 from toolplay.runs._cache import SqliteResponseCache  # noqa: E402
@@ -139,15 +138,7 @@ def wait_for(condition: Callable[[], bool], process: subprocess.Popen[bytes]) ->
 
 
 def done_keys(out: Path) -> set[tuple[str, int]]:
-    path = out / RunStore.FILENAME
-    if not path.exists():
-        return set()
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
-            rows = db.execute("SELECT scenario_id, trial FROM results WHERE status = 'done'")
-            return {(r[0], r[1]) for r in rows}
-    except sqlite3.OperationalError:  # the table is not created yet
-        return set()
+    return committed_keys(out)
 
 
 def test_the_driver_killed_mid_run_resumes_to_the_same_summary(

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from support import load_suite
+from support import committed_keys, load_suite
 from toolplay.store import (
     RunStore,
     temporary_files,
@@ -172,17 +172,7 @@ def kill_and_resume(
 
 def committed_ro(out: Path) -> set[tuple[str, int]]:
     """Keys committed so far, read without disturbing a running writer."""
-    path = out / RunStore.FILENAME
-    if not path.exists():
-        return set()
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
-            return {(r[0], r[1]) for r in db.execute("SELECT scenario_id, trial FROM results")}
-    except sqlite3.DatabaseError:
-        # This peek goes around the writer's exclusive lock, so it can catch a page mid-write
-        # ("busy", or "malformed" on a loaded machine); the caller polls again. The store
-        # itself is checked row by row (checksums) and file by file once the run is done.
-        return set()
+    return committed_keys(out, status=None)
 
 
 def check_identical(root: Path, trials: int) -> None:
