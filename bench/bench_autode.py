@@ -20,8 +20,9 @@ from typing import TypeVar
 from toolplay.catalog import build_catalog
 from toolplay.conversation import Mode, PlayRequest
 from toolplay.messages import Trajectory
+from toolplay.methods.autode import score_slots
 from toolplay.roles import OracleAssistant, ScriptedUser
-from toolplay.scoring import ScoringContext, score_slots
+from toolplay.scoring import ScoringContext
 from toolplay.validate import _validate
 
 T = TypeVar("T")

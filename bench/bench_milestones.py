@@ -31,13 +31,13 @@ from typing import Any
 from toolplay.catalog import build_catalog
 from toolplay.conversation import PlayRequest, PlaySettings
 from toolplay.messages import ToolCall, Trajectory
+from toolplay.methods.toolsandbox._mapping import best_mapping
+from toolplay.methods.toolsandbox._scoring import _Compiled
+from toolplay.methods.toolsandbox._similarity import rouge_l
+from toolplay.methods.toolsandbox._trace import TraceView
 from toolplay.roles import AssistantContext, AssistantTurn, ScriptedUser
 from toolplay.scenarios import Scenario, parse_scenario
 from toolplay.scoring import score_trajectory
-from toolplay.scoring._mapping import best_mapping
-from toolplay.scoring._milestones import _Compiled
-from toolplay.scoring._similarity import rouge_l
-from toolplay.scoring._trace import TraceView
 from toolplay.world import replay_changes
 
 MESSAGES = 62

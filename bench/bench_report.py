@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from toolplay.report import build_report, load_run
+from toolplay.analysis import load_run
+from toolplay.report import build_report
 from toolplay.report._html import _entry
 from toolplay.report._page import script_json
 from toolplay.report._payload import pack_entries, unpack_payload

@@ -32,7 +32,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from toolplay.catalog import build_catalog  # noqa: E402
 from toolplay.conversation import PlayRequest, PlaySettings  # noqa: E402
 from toolplay.messages import Trajectory  # noqa: E402
-from toolplay.roles import OracleAssistant, ReplayAssistant, ScriptedUser  # noqa: E402
+from toolplay.methods.tooltalk import ReplayAssistant  # noqa: E402
+from toolplay.roles import OracleAssistant, ScriptedUser  # noqa: E402
 from toolplay.scenarios import Scenario  # noqa: E402
 from toolplay.scoring import (  # noqa: E402
     EmbeddingSimilarity,

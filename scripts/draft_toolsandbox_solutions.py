@@ -1,6 +1,6 @@
 """Draft a reference solution for each exported ToolSandbox scenario from its milestones.
 
-A helper for writing `src/toolplay/scenarios/data/toolsandbox/solutions.yaml` (toolplay's own
+A helper for writing `src/toolplay/methods/toolsandbox/data/solutions.yaml` (toolplay's own
 reference solutions; the reference repository has none): it reads each exported scenario's
 milestones in order and writes the calls and replies that meet them, running the calls in a
 toolplay world to fill values that flow from one result into a later call or reply. The draft
@@ -22,8 +22,8 @@ import yaml
 
 from toolplay.catalog import build_catalog
 from toolplay.messages import ToolCall
-from toolplay.scenarios._toolsandbox import FOLDER
-from toolplay.scoring._constraints import extract
+from toolplay.methods.toolsandbox._constraints import extract
+from toolplay.methods.toolsandbox._suite import FOLDER
 
 SETTERS = {
     "low_battery_mode": "set_low_battery_mode_status",

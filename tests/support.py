@@ -15,6 +15,7 @@ from toolplay.catalog import Catalog, build_catalog
 from toolplay.clients import ModelOptions
 from toolplay.conversation import PlayRequest, PlaySettings
 from toolplay.messages import Trajectory
+from toolplay.methods import autode, toolsandbox, tooltalk
 from toolplay.roles import Assistant, ScriptedUser, User
 from toolplay.scenarios import LoadContext, Scenario, ScenarioSetup, Suite, VariantSet
 from toolplay.scoring import ScenarioScore, ScoringContext
@@ -111,7 +112,7 @@ def state_variant(base: Scenario, name: str) -> Scenario:
 
 def import_tooltalk(argument: str) -> Suite:
     """A ToolTalk data folder as a suite."""
-    return scenarios.import_tooltalk(argument, context())
+    return tooltalk.import_tooltalk(argument, context())
 
 
 def offered_tools(scenario: Scenario, augment: Sequence[str] = ()) -> ToolPresentation:
@@ -192,12 +193,12 @@ def score_trajectory(
 
 def score_milestones(scenario: Scenario, trajectory: Trajectory, *_: Any) -> ScenarioScore:
     """The milestone scorer."""
-    return scoring.score_milestones(setup(scenario), trajectory)
+    return toolsandbox.score_milestones(setup(scenario), trajectory)
 
 
 def score_slots(scenario: Scenario, trajectory: Trajectory, *_: Any) -> ScenarioScore:
     """The slot scorer."""
-    return scoring.score_slots(setup(scenario), trajectory)
+    return autode.score_slots(setup(scenario), trajectory)
 
 
 def score_state(scenario: Scenario, trajectory: Trajectory, *_: Any) -> ScenarioScore:
@@ -209,7 +210,7 @@ def score_tooltalk(
     scenario: Scenario, trajectory: Trajectory, context: ScoringContext
 ) -> ScenarioScore:
     """The ToolTalk scorer."""
-    return scoring.score_tooltalk(setup(scenario), trajectory, context)
+    return tooltalk.score_tooltalk(setup(scenario), trajectory, context)
 
 
 def details(score: ScenarioScore) -> dict[str, Any]:
@@ -228,14 +229,14 @@ def details(score: ScenarioScore) -> dict[str, Any]:
 
 def load_script_file(path: Path) -> list[Scenario]:
     """The scenarios of one AutoDE-style user-script file."""
-    from toolplay.scenarios._autode import load_script_file as load
+    from toolplay.methods.autode._scripts import load_script_file as load
 
     return load(path, context())
 
 
 def load_user_scripts(path: Path) -> list[Scenario]:
     """The scenarios of a file or folder of user scripts."""
-    from toolplay.scenarios._autode import load_user_scripts as load
+    from toolplay.methods.autode._scripts import load_user_scripts as load
 
     return load(path, context())
 

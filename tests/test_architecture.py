@@ -11,80 +11,68 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "toolplay"
 # whole run is `runs`; model clients are apart from the roles built on them; the catalog sits
 # above everything a plugin can add and below what runs and reports them.
 LOW = {"messages", "faults"}
+CORE_BELOW_RUNS = {*LOW, "world", "tools", "domains", "scenarios", "clients", "roles"}
 ALLOWED = {
     "messages": set(),
     "faults": set(),
+    "stats": set(),
     "world": {"messages"},
     "tools": {"messages", "world"},
+    "domains": {"messages", "world", "tools"},
     "scenarios": {*LOW, "world", "tools"},
     "clients": {*LOW},
     "roles": {*LOW, "world", "tools", "scenarios", "clients"},
     "conversation": {*LOW, "world", "tools", "scenarios", "clients", "roles"},
-    "scoring": {*LOW, "world", "tools", "scenarios"},
+    "scoring": {*LOW, "world", "tools", "scenarios", "stats"},
     "store": set(),
     "testing": {*LOW, "world", "tools", "scenarios", "clients", "roles", "catalog"},
-    "catalog": {
-        *LOW,
-        "world",
-        "tools",
-        "scenarios",
-        "clients",
-        "roles",
-        "conversation",
-        "scoring",
-        "builtin",
-    },
-    "builtin": {
-        *LOW,
-        "world",
-        "tools",
-        "scenarios",
-        "clients",
-        "roles",
-        "conversation",
-        "scoring",
-        "catalog",
-    },
+    "catalog": {*CORE_BELOW_RUNS, "conversation", "scoring", "stats", "builtin"},
+    # a published method: everything a plugin can use, nothing that runs or reports runs
+    "methods": {*CORE_BELOW_RUNS, "conversation", "scoring", "stats", "catalog"},
+    # the built-ins: the core's own parts and the three methods' register calls
+    "builtin": {*CORE_BELOW_RUNS, "conversation", "scoring", "stats", "catalog", "methods"},
     "runs": {
-        *LOW,
-        "world",
-        "tools",
-        "scenarios",
-        "clients",
-        "roles",
+        *CORE_BELOW_RUNS,
         "conversation",
         "scoring",
+        "stats",
         "store",
         "catalog",
         "__init__",
     },
-    "report": {*LOW, "scenarios", "scoring", "store", "runs", "catalog", "__init__"},
-    "validate": {
+    "analysis": {*LOW, "scenarios", "scoring", "stats", "store", "runs", "catalog", "__init__"},
+    "report": {
         *LOW,
-        "world",
-        "tools",
         "scenarios",
-        "roles",
-        "conversation",
         "scoring",
+        "stats",
+        "store",
+        "runs",
         "catalog",
+        "analysis",
+        "__init__",
     },
+    "validate": {*CORE_BELOW_RUNS, "conversation", "scoring", "catalog"},
     # bridges to other frameworks (optional extras): above everything but the CLI
     "integrations": {
-        *LOW,
-        "world",
-        "tools",
-        "scenarios",
-        "clients",
-        "roles",
+        *CORE_BELOW_RUNS,
         "conversation",
         "scoring",
+        "stats",
         "store",
         "catalog",
         "runs",
         "__init__",
     },
 }
+KNOWN = {
+    # The open core (issue 21): the method-specific parts left in core modules.
+    "runs/_uncertainty.py imports toolplay.methods",
+    # What the model is shown (issue 22): the reference prompts become the method's presentation.
+    "conversation/_prompts.py imports toolplay.methods",
+    "roles/_model_user.py imports toolplay.methods",
+}
+"""Import-direction violations that exist and are being removed; the list may only shrink."""
 OPTIONAL = {"inspect_ai": "integrations"}
 """Optional extras' packages -> the one toolplay package that may import them."""
 
@@ -120,7 +108,10 @@ def test_imports_point_one_way() -> None:
         for target in imported_packages(path) - {package}:
             if target == "cli" or target not in allowed:
                 violations.append(f"{path.relative_to(SRC)} imports toolplay.{target}")
-    assert not violations, "\n".join(violations)
+    new = sorted(set(violations) - KNOWN)
+    gone = sorted(KNOWN - set(violations))
+    assert not new, "\n".join(new)
+    assert not gone, "fixed, remove from KNOWN:\n" + "\n".join(gone)
 
 
 def external_imports(path: Path) -> set[str]:

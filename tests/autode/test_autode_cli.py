@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from support import load_suite
+from toolplay.analysis import compare_runs
 from toolplay.cli import app
-from toolplay.report import compare_runs
 from toolplay.testing import (
     ChatServer,
     ReferenceResponder,

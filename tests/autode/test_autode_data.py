@@ -10,8 +10,8 @@ import pytest
 
 from support import load_suite, setup
 from toolplay.messages import ToolCall
+from toolplay.methods.autode._data import load_api_list
 from toolplay.scenarios import ScenarioError, Suite
-from toolplay.scenarios._autode_data import load_api_list
 from toolplay.tools import RECORDED, RegistryError, api_only_tool
 from toolplay.validate import validate_suite
 

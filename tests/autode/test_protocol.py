@@ -14,8 +14,9 @@ from typer.testing import CliRunner
 
 import support
 from toolplay.cli import app
-from toolplay.conversation import PlaySettings, protocol_prompt
+from toolplay.conversation import PlaySettings
 from toolplay.messages import ToolCall, Trajectory
+from toolplay.methods.autode import protocol_prompt
 from toolplay.roles import AssistantContext, AssistantTurn, ScriptedUser, UserContext, UserTurn
 from toolplay.scenarios import Scenario, Suite
 from toolplay.testing import ChatServer, ReferenceResponder

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 import support
 from toolplay.cli import app
 from toolplay.clients import RoleOptionError
-from toolplay.roles import AutodeResultsReplay, RecordingError
+from toolplay.methods.autode import AutodeResultsReplay
+from toolplay.roles import RecordingError
 from toolplay.scenarios import Suite
 
 from .conftest import AUTODE

@@ -11,20 +11,20 @@ from hypothesis import strategies as st
 
 import support
 from support import load_suite, parse_scenario, score_slots, score_trajectory
-from toolplay import scoring
 from toolplay.messages import (
     Message,
     ToolCall,
     Trajectory,
 )
-from toolplay.scenarios import Scenario, slot_label
+from toolplay.methods import autode
+from toolplay.methods.autode import aggregate_slots, slot_label
+from toolplay.scenarios import Scenario
 from toolplay.scoring import (
     CallRecord,
     ScenarioScore,
     ScoringContext,
     ScoringSettings,
     SlotEvidence,
-    aggregate_slots,
 )
 
 SUITE = {s.id: s for s in load_suite("autode").scenarios}
@@ -94,7 +94,7 @@ LENIENT = ScoringContext(settings=ScoringSettings(slot_matching="lenient"))
 
 def lenient(scenario: Scenario, trajectory: Trajectory) -> ScenarioScore:
     """The slot score under `slot_matching=lenient`."""
-    return scoring.score_slots(support.setup(scenario), trajectory, LENIENT)
+    return autode.score_slots(support.setup(scenario), trajectory, LENIENT)
 
 
 def test_wrong_and_missing_slots_lower_precision_and_recall() -> None:
@@ -238,7 +238,7 @@ def test_without_metadata_the_last_reference_call_is_the_label() -> None:
 
 def test_slots_are_registered_for_dispatch() -> None:
     scorer = support.CATALOG.scorer("slots")
-    assert scorer.score is scoring.score_slots and scorer.aggregate is aggregate_slots
+    assert scorer.score is autode.score_slots and scorer.aggregate is aggregate_slots
     result = score_trajectory(CONVERT, played(("unit_conversion", {"amount": 5})))
     assert isinstance(result.evidence, SlotEvidence)
     assert result.evidence.slot_recall == pytest.approx(1 / 3)

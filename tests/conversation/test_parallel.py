@@ -9,11 +9,7 @@ import random
 from support import parse_scenario, play_dynamic, registry_for
 from toolplay.conversation import execution_order
 from toolplay.messages import ToolCall
-from toolplay.roles import (
-    AssistantContext,
-    AssistantTurn,
-    ScriptedUser,
-)
+from toolplay.roles import AssistantContext, AssistantTurn, ScriptedUser
 
 REGISTRY = registry_for(["settings", "contacts", "messaging"])
 
@@ -84,9 +80,7 @@ def test_cellular_on_in_parallel_with_send_surfaces_the_race() -> None:
             self.done = True
             return AssistantTurn(
                 tool_calls=(
-                    ToolCall(
-                        id="a", name="set_cellular_service_status", arguments='{"on": true}'
-                    ),
+                    ToolCall(id="a", name="set_cellular_service_status", arguments='{"on": true}'),
                     ToolCall(
                         id="b",
                         name="send_message_with_phone_number",

@@ -6,8 +6,8 @@ import asyncio
 
 from support import load_suite, play
 from toolplay.conversation import PlaySettings, default_system_prompt, system_prompt
+from toolplay.methods.toolsandbox import toolsandbox_prompts
 from toolplay.roles import OracleAssistant, ScriptedUser
-from toolplay.scenarios import toolsandbox_prompts
 
 SCENARIO = load_suite("quick").scenarios[0]
 

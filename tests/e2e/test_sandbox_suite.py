@@ -14,11 +14,7 @@ from typer.testing import CliRunner
 
 from support import load_suite
 from toolplay.cli import app
-from toolplay.scenarios import (
-    AUGMENTATION_SETTINGS,
-    STATE_VARIANTS,
-    Scenario,
-)
+from toolplay.scenarios import AUGMENTATION_SETTINGS, STATE_VARIANTS, Scenario
 
 ID = re.compile(r"^(?P<base>[^~@]+)(~(?P<state>[a-z_]+))?(@(?P<aug>[a-z_0-9+]+))?$")
 INSUFFICIENT = "insufficient_information"

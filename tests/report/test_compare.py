@@ -11,16 +11,12 @@ import pytest
 from scipy import stats
 from typer.testing import CliRunner
 
-from toolplay.cli import app
-from toolplay.report import (
-    ReportError,
-    compare_runs,
-    load_human_scores,
-)
-from toolplay.report._metrics import (
+from toolplay.analysis import ReportError, compare_runs, load_human_scores
+from toolplay.analysis._metrics import (
     fmt,
     ordered_metrics,
 )
+from toolplay.cli import app
 from toolplay.scoring import MetricValues
 
 HUMAN = {
@@ -167,7 +163,7 @@ def test_runs_sharing_no_scenario_warn_and_exit_1(tmp_path: Path) -> None:
 
 
 def test_icc_is_undefined_when_one_side_is_constant(tmp_path: Path) -> None:
-    from toolplay.scoring import agreement, system_agreement
+    from toolplay.stats import agreement, system_agreement
 
     constant, varied = [1.0, 1.0, 1.0, 1.0], [0.2, 0.9, 0.4, 1.0]
     stats = agreement(constant, varied)

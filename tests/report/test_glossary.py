@@ -7,10 +7,11 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from toolplay.analysis import load_run
+from toolplay.analysis._metrics import COUNT_KEYS, group_table, metric_items, summary_breakdowns
 from toolplay.catalog import build_catalog
 from toolplay.cli import app
-from toolplay.report import glossary, glossary_markdown, load_run
-from toolplay.report._metrics import COUNT_KEYS, group_table, metric_items, summary_breakdowns
+from toolplay.report import glossary, glossary_markdown
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 SCORERS = build_catalog([]).scorers

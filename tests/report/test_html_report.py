@@ -14,12 +14,13 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from toolplay.cli import app
-from toolplay.report import load_run, write_report
-from toolplay.report._metrics import (
+from toolplay.analysis import load_run
+from toolplay.analysis._metrics import (
     fmt,
     ordered_metrics,
 )
+from toolplay.cli import app
+from toolplay.report import write_report
 from toolplay.report._payload import unpack_payload
 from toolplay.scoring import MetricValues
 from toolplay.store import row_digest

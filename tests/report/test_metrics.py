@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolplay.report._metrics import (
+from toolplay.analysis._metrics import (
     chart_metric,
     fmt,
     group_table,

@@ -10,11 +10,9 @@ from typing import Any
 
 from typer.testing import CliRunner
 
+from toolplay.analysis import load_run
 from toolplay.cli import app
-from toolplay.report import (
-    build_report,
-    load_run,
-)
+from toolplay.report import build_report
 from toolplay.report._payload import unpack_payload
 
 

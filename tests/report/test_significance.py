@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from toolplay.analysis import compare_runs
 from toolplay.cli import app
-from toolplay.report import compare_runs
-from toolplay.scoring import UncertaintySettings
+from toolplay.stats import UncertaintySettings
 
 PLUGIN = str(Path(__file__).resolve().parents[1] / "runs" / "coin_plugin.py")
 

@@ -9,9 +9,9 @@ import pytest
 from scipy import stats
 from typer.testing import CliRunner
 
+from toolplay.analysis import ReportError, compare_runs
 from toolplay.cli import app
-from toolplay.report import ReportError, compare_runs
-from toolplay.scoring import system_agreement
+from toolplay.stats import system_agreement
 
 AUTODE = Path(__file__).resolve().parents[2] / ".." / "shared" / "autode"
 PLUGIN = str(Path(__file__).with_name("slots_plugin.py"))

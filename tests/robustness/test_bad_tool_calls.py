@@ -12,11 +12,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from toolplay.domains import builtin_domains
 from toolplay.messages import ToolCall
-from toolplay.tools import (
-    build_registry,
-    builtin_domains,
-)
+from toolplay.tools import build_registry
 
 REGISTRY = build_registry(builtin_domains())
 NAMES = REGISTRY.names()

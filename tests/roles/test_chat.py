@@ -7,9 +7,7 @@ from toolplay.messages import (
     Message,
     ToolCall,
 )
-from toolplay.roles import (
-    openai_messages,
-)
+from toolplay.roles import openai_messages
 from toolplay.roles._chat import chat_request
 
 

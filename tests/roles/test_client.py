@@ -18,9 +18,7 @@ from toolplay.clients import (
     parse_completion,
     request_key,
 )
-from toolplay.roles import (
-    InfrastructureError,
-)
+from toolplay.roles import InfrastructureError
 
 FAST = RetryPolicy(max_retries=2, initial=0.001, max_wait=0.01, jitter=0.0)
 

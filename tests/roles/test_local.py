@@ -15,12 +15,7 @@ from toolplay.clients import (
 )
 from toolplay.conversation import system_prompt
 from toolplay.messages import Trajectory
-from toolplay.roles import (
-    AssistantContext,
-    AssistantTurn,
-    ChatAssistant,
-    ScriptedUser,
-)
+from toolplay.roles import AssistantContext, AssistantTurn, ChatAssistant, ScriptedUser
 
 WIFI_OFF = {
     "cellular": True,

@@ -6,15 +6,13 @@ import asyncio
 from typing import Any
 
 from support import build_user, parse_scenario, play_dynamic
-from toolplay.roles import (
-    AssistantContext,
-    AssistantTurn,
-)
+from toolplay.methods.toolsandbox import toolsandbox_prompts
+from toolplay.roles import AssistantContext, AssistantTurn
 from toolplay.roles._model_user import (
     simulator_messages,
     user_system_prompt,
 )
-from toolplay.scenarios import Scenario, toolsandbox_prompts
+from toolplay.scenarios import Scenario
 from toolplay.testing import (
     ChatServer,
     scripted,

@@ -12,10 +12,7 @@ from toolplay.clients import (
     TransientError,
 )
 from toolplay.clients._retry import call_with_retries
-from toolplay.roles import (
-    AssistantError,
-    InfrastructureError,
-)
+from toolplay.roles import AssistantError, InfrastructureError
 
 FAST = RetryPolicy(max_retries=3, initial=0.001, max_wait=0.01, jitter=0.0)
 

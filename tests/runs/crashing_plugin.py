@@ -9,8 +9,9 @@ from __future__ import annotations
 from toolplay.catalog import Catalog
 from toolplay.conversation import Mode, PlayRequest, play_dynamic
 from toolplay.messages import Trajectory
+from toolplay.methods.toolsandbox import score_milestones
 from toolplay.scenarios import ScenarioSetup
-from toolplay.scoring import ScenarioScore, Scorer, ScoringContext, score_milestones
+from toolplay.scoring import ScenarioScore, Scorer, ScoringContext
 
 
 async def crashy(request: PlayRequest) -> Trajectory:

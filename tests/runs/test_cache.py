@@ -7,10 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from toolplay.runs import (
-    CacheError,
-    SqliteResponseCache,
-)
+from toolplay.runs import CacheError, SqliteResponseCache
 
 
 def test_entries_survive_reopening_and_are_counted(tmp_path: Path) -> None:

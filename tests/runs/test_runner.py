@@ -12,12 +12,7 @@ import yaml
 
 from support import load_suite
 from toolplay.catalog import Catalog, build_catalog
-from toolplay.runs import (
-    RunConfig,
-    RunError,
-    apply_options,
-    execute_run,
-)
+from toolplay.runs import RunConfig, RunError, apply_options, execute_run
 from toolplay.scenarios import DATA
 from toolplay.store import RunStore
 from toolplay.testing import (

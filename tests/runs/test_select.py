@@ -13,15 +13,8 @@ from typer.testing import CliRunner
 
 from support import expand_variants, load_suite
 from toolplay.cli import app
-from toolplay.runs import (
-    SelectionError,
-    carried_augmentations,
-    select_scenarios,
-)
-from toolplay.scenarios import (
-    AUGMENTATION_SETTINGS,
-    Suite,
-)
+from toolplay.runs import SelectionError, carried_augmentations, select_scenarios
+from toolplay.scenarios import AUGMENTATION_SETTINGS, Suite
 
 CLOCK = "2025-03-14T16:20:00-04:00"
 BASES = [

@@ -9,12 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolplay.runs import (
-    pass_hat_k,
-    succeeded,
-    trial_statistics,
-)
+from toolplay.runs import succeeded, trial_statistics
 from toolplay.scoring import ScenarioScore, ToolTalkCounts, ToolTalkEvidence
+from toolplay.stats import pass_hat_k
 
 
 def brute_force(outcomes: list[list[bool]], k: int) -> float | None:

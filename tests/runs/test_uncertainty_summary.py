@@ -22,7 +22,7 @@ from toolplay.runs import (
     rescore_run,
     run_identity,
 )
-from toolplay.scoring import UncertaintySettings
+from toolplay.stats import UncertaintySettings
 from toolplay.store import SUMMARY_FILE
 
 PLUGIN = str(Path(__file__).with_name("coin_plugin.py"))

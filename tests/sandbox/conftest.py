@@ -9,10 +9,7 @@ import pytest
 
 from support import registry_for
 from toolplay.messages import ToolCall
-from toolplay.tools import (
-    Registry,
-    ToolOutcome,
-)
+from toolplay.tools import Registry, ToolOutcome
 from toolplay.world import World
 
 ALL = [

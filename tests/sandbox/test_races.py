@@ -10,11 +10,7 @@ import pytest
 from support import parse_scenario, play_dynamic, registry_for, score_milestones
 from toolplay.conversation import execution_order
 from toolplay.messages import ToolCall
-from toolplay.roles import (
-    AssistantContext,
-    AssistantTurn,
-    ScriptedUser,
-)
+from toolplay.roles import AssistantContext, AssistantTurn, ScriptedUser
 
 REGISTRY = registry_for(["settings", "contacts", "messaging", "weather", "stocks"])
 LOW_BATTERY = {

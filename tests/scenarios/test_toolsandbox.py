@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from support import load_suite, play_dynamic, score_milestones
+from toolplay.methods.toolsandbox._suite import FOLDER, prompts
 from toolplay.roles import OracleAssistant, ScriptedUser, SilentAssistant
 from toolplay.scenarios import AUGMENTATION_SETTINGS
-from toolplay.scenarios._toolsandbox import FOLDER, prompts
 
 REPO = Path(__file__).resolve().parents[2]
 EXPORTER = REPO / "scripts" / "toolsandbox_export"

@@ -23,11 +23,7 @@ from support import (
     score_trajectory,
     state_variant,
 )
-from toolplay.roles import (
-    OracleAssistant,
-    ScriptedUser,
-    SilentAssistant,
-)
+from toolplay.roles import OracleAssistant, ScriptedUser, SilentAssistant
 from toolplay.scenarios import (
     AUGMENTATION_SETTINGS,
     Scenario,

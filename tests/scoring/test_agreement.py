@@ -9,12 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from toolplay.scoring import (
-    agreement,
-    icc_3_1,
-    pearson,
-    spearman,
-)
+from toolplay.stats import agreement, icc_3_1, pearson, spearman
 
 # Shrout & Fleiss (1979), Table 2: 6 targets rated by 4 judges; the paper reports ICC(3,1) = .71.
 SHROUT_FLEISS = [

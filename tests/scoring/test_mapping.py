@@ -1,4 +1,4 @@
-"""Tests for the exact milestone-mapping DP in ``toolplay.scoring._mapping``."""
+"""Tests for the exact milestone-mapping DP in ``toolplay.methods.toolsandbox._mapping``."""
 
 from __future__ import annotations
 
@@ -12,11 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolplay.scoring._mapping import (
-    TIE_TOLERANCE,
-    Mapping,
-    best_mapping,
-)
+from toolplay.methods.toolsandbox._mapping import TIE_TOLERANCE, Mapping, best_mapping
 
 SimFn = Callable[[int, int, tuple[int, ...] | None], float]
 TIE_VALUES = (0.0, 0.25, 0.5, 1.0)

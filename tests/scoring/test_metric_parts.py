@@ -32,8 +32,8 @@ from toolplay.scoring import (
     mean_score,
     metric_ratios,
     parts_of,
-    ratio_value,
 )
+from toolplay.stats import ratio_value
 
 CLOCK = datetime(2024, 1, 1, tzinfo=UTC)
 SCORERS = CATALOG.scorers

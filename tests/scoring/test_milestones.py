@@ -18,16 +18,12 @@ from toolplay.messages import (
     ToolCall,
     Trajectory,
 )
-from toolplay.roles import (
-    AssistantContext,
-    AssistantTurn,
-    ScriptedUser,
-)
+from toolplay.methods.toolsandbox._mapping import best_mapping
+from toolplay.methods.toolsandbox._scoring import _Compiled
+from toolplay.methods.toolsandbox._similarity import rouge_l
+from toolplay.methods.toolsandbox._trace import TraceView
+from toolplay.roles import AssistantContext, AssistantTurn, ScriptedUser
 from toolplay.scenarios import Scenario
-from toolplay.scoring._mapping import best_mapping
-from toolplay.scoring._milestones import _Compiled
-from toolplay.scoring._similarity import rouge_l
-from toolplay.scoring._trace import TraceView
 from toolplay.world import replay_changes
 
 CONTACTS = [

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolplay.scoring import holm, significance_ranking
+from toolplay.stats import holm, significance_ranking
 
 
 def test_holm_by_hand() -> None:

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from toolplay.scoring import PairedDifference, Ratio, UncertaintySettings, paired_difference
-from toolplay.scoring._paired import sign_flip_test
+from toolplay.stats import PairedDifference, Ratio, UncertaintySettings, paired_difference
+from toolplay.stats._paired import sign_flip_test
 
 
 def means(values: np.ndarray) -> Ratio:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolplay.scoring._similarity import (
+from toolplay.methods.toolsandbox._similarity import (
     compile_target,
     exact_equal,
     geometric_mean,

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolplay.messages import Message, ToolCall, Trajectory
-from toolplay.scoring._slots import (
+from toolplay.methods.autode._slots import (
     across_trials,
     clean_prediction,
     macro_average,

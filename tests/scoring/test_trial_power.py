@@ -7,7 +7,7 @@ from math import sqrt
 import numpy as np
 import pytest
 
-from toolplay.scoring import scenario_spreads, trial_power
+from toolplay.stats import scenario_spreads, trial_power
 
 Z = 1.959963984540054 + 0.8416212335729143  # z_0.975 + z_0.8
 

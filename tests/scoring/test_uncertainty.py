@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from toolplay.scoring import ConfidenceInterval, Ratio, UncertaintySettings, bootstrap_intervals
-from toolplay.scoring import _uncertainty as uncertainty
-from toolplay.scoring._uncertainty import (
+from toolplay.stats import ConfidenceInterval, Ratio, UncertaintySettings, bootstrap_intervals
+from toolplay.stats import _bootstrap as uncertainty
+from toolplay.stats._bootstrap import (
     interval_from_replicates,
     ratio_jackknife,
     ratio_replicates,

@@ -14,10 +14,7 @@ from rapidfuzz import fuzz, utils
 from support import load_suite, play_dynamic, registry_for
 from toolplay.conversation import Environment
 from toolplay.messages import ToolCall
-from toolplay.roles import (
-    OracleAssistant,
-    ScriptedUser,
-)
+from toolplay.roles import OracleAssistant, ScriptedUser
 from toolplay.tools import (
     AUGMENTATIONS,
     RegistryError,

@@ -9,14 +9,7 @@ from typing import Literal
 import pytest
 
 from toolplay.messages import ToolCall
-from toolplay.tools import (
-    Domain,
-    NotFoundError,
-    RegistryError,
-    ToolCrash,
-    build_registry,
-    tool,
-)
+from toolplay.tools import Domain, NotFoundError, RegistryError, ToolCrash, build_registry, tool
 from toolplay.world import (
     TableSchema,
     World,

@@ -10,14 +10,11 @@ from typing import Any
 import pytest
 
 from support import load_suite, registry_for
+from toolplay.domains.tooltalk import DOMAIN_NAMES
 from toolplay.messages import ToolCall
 from toolplay.scenarios import Suite
 from toolplay.scoring import EmbeddingSimilarity
-from toolplay.tools import (
-    Registry,
-    ToolOutcome,
-)
-from toolplay.tools.tooltalk import DOMAIN_NAMES
+from toolplay.tools import Registry, ToolOutcome
 from toolplay.world import World
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "tooltalk"

@@ -7,15 +7,9 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolplay.scoring import (
-    Call,
-    EmbeddingSimilarity,
-    calls_match,
-)
-from toolplay.scoring._tooltalk_compare import (
-    next_session_token,
-    text_pairs,
-)
+from toolplay.methods.tooltalk import Call, calls_match
+from toolplay.methods.tooltalk._call_rules import next_session_token, text_pairs
+from toolplay.scoring import EmbeddingSimilarity
 
 TOKEN = "tok-1"
 

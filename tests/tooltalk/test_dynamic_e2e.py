@@ -18,8 +18,8 @@ import pytest
 from scipy.stats import pearsonr, spearmanr
 from typer.testing import CliRunner
 
+from toolplay.analysis import compare_runs
 from toolplay.cli import app
-from toolplay.report import compare_runs
 from toolplay.roles._model_user import reference_user_prompt
 from toolplay.scenarios import Suite
 from toolplay.testing import (

@@ -24,30 +24,16 @@ from hypothesis import strategies as st
 
 import support
 from support import play_dynamic, registry_for, score_tooltalk
+from toolplay.domains.tooltalk import DOMAIN_NAMES
 from toolplay.messages import (
     Message,
     ToolCall,
     Trajectory,
 )
-from toolplay.roles import (
-    AssistantContext,
-    AssistantTurn,
-    ScriptedUser,
-)
-from toolplay.scenarios import (
-    ReferenceCall,
-    ReferenceTurn,
-    Scenario,
-    Suite,
-    WorldSpec,
-)
-from toolplay.scoring import (
-    Call,
-    ScenarioScore,
-    ScoringContext,
-    calls_match,
-)
-from toolplay.tools.tooltalk import DOMAIN_NAMES
+from toolplay.methods.tooltalk import Call, calls_match
+from toolplay.roles import AssistantContext, AssistantTurn, ScriptedUser
+from toolplay.scenarios import ReferenceCall, ReferenceTurn, Scenario, Suite, WorldSpec
+from toolplay.scoring import ScenarioScore, ScoringContext
 
 TOKEN = "tok-A"
 ACTIONS = {name for name, spec in registry_for(DOMAIN_NAMES).tools.items() if spec.kind == "action"}

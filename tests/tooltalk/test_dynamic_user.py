@@ -12,24 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from support import load_suite, play_dynamic
-from toolplay.roles import (
-    OracleAssistant,
-    ScriptedUser,
-)
-from toolplay.roles._model_user import user_system_prompt
-from toolplay.scenarios import (
-    ReferenceCall,
-    ReferenceTurn,
-    Scenario,
-    Suite,
-)
-from toolplay.scenarios._tooltalk_user import (
+from toolplay.methods.tooltalk._dynamic_user import (
     DEFAULT_MAX_TURNS,
     Fact,
     dynamic_turn_limit,
     tooltalk_user_side,
     utterance_facts,
 )
+from toolplay.roles import OracleAssistant, ScriptedUser
+from toolplay.roles._model_user import user_system_prompt
+from toolplay.scenarios import ReferenceCall, ReferenceTurn, Scenario, Suite
 
 CLOCK = datetime(2023, 9, 11, 9, 0, tzinfo=UTC)
 SECRET_KEYS = ("session_token", "password", "verification_code", "phone", "email")

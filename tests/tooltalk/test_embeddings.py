@@ -5,11 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import support
-from toolplay.scoring import (
-    EmbeddingSimilarity,
-    load_embedding_model,
-    scoring_context,
-)
+from toolplay.scoring import EmbeddingSimilarity, load_embedding_model, scoring_context
 from toolplay.scoring._embeddings import (
     THREADS,
     _torch_threads,

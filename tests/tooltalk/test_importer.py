@@ -10,12 +10,9 @@ import pytest
 
 import support
 from support import load_suite
-from toolplay.scenarios import (
-    ScenarioError,
-    Suite,
-)
-from toolplay.scoring._tooltalk import ground_truth
-from toolplay.tools.tooltalk import DOMAIN_NAMES
+from toolplay.domains.tooltalk import DOMAIN_NAMES
+from toolplay.methods.tooltalk._scoring import ground_truth
+from toolplay.scenarios import ScenarioError, Suite
 from toolplay.validate import check_reference_results
 
 

@@ -16,10 +16,7 @@ from typing import Any
 
 import pytest
 
-from toolplay.runs import (
-    RunConfig,
-    execute_run,
-)
+from toolplay.runs import RunConfig, execute_run
 
 TOKEN = "98a5a87a-7714-b404"
 

@@ -14,10 +14,7 @@ from pathlib import Path
 import pytest
 
 from support import registry_for
-from toolplay.tools.tooltalk import (
-    AUTH_TOOLS,
-    DOMAIN_NAMES,
-)
+from toolplay.domains.tooltalk import AUTH_TOOLS, DOMAIN_NAMES
 
 SNAPSHOTS = Path(__file__).parent / "schemas"
 ACTIONS = {

@@ -9,24 +9,11 @@ from datetime import UTC, datetime
 
 import support
 from support import play_dynamic, play_static, score_tooltalk
+from toolplay.domains.tooltalk import DOMAIN_NAMES
 from toolplay.messages import ToolCall
-from toolplay.roles import (
-    AssistantContext,
-    AssistantTurn,
-    OracleAssistant,
-    ScriptedUser,
-)
-from toolplay.scenarios import (
-    ReferenceCall,
-    ReferenceTurn,
-    Scenario,
-    WorldSpec,
-)
-from toolplay.scoring import (
-    ScenarioScore,
-    ScoringContext,
-)
-from toolplay.tools.tooltalk import DOMAIN_NAMES
+from toolplay.roles import AssistantContext, AssistantTurn, OracleAssistant, ScriptedUser
+from toolplay.scenarios import ReferenceCall, ReferenceTurn, Scenario, WorldSpec
+from toolplay.scoring import ScenarioScore, ScoringContext
 
 
 def first_token() -> str:

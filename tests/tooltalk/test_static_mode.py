@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from support import play_static
 from toolplay.conversation import DEFAULT_MAX_CALLS_PER_TURN
+from toolplay.domains.tooltalk import DOMAIN_NAMES
 from toolplay.messages import (
     ToolCall,
     Trajectory,
@@ -19,14 +20,7 @@ from toolplay.roles import (
     AssistantTurn,
     OracleAssistant,
 )
-from toolplay.scenarios import (
-    ReferenceCall,
-    ReferenceTurn,
-    Scenario,
-    Suite,
-    WorldSpec,
-)
-from toolplay.tools.tooltalk import DOMAIN_NAMES
+from toolplay.scenarios import ReferenceCall, ReferenceTurn, Scenario, Suite, WorldSpec
 
 Policy = Callable[[AssistantContext, int], AssistantTurn]
 

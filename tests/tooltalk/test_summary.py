@@ -8,10 +8,7 @@ from typing import Any
 import pytest
 
 import support
-from toolplay.scenarios import (
-    Scenario,
-    WorldSpec,
-)
+from toolplay.scenarios import Scenario, WorldSpec
 from toolplay.scoring import ScenarioScore, ToolTalkCounts, ToolTalkEvidence
 
 

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 
-from toolplay.scoring import UncertaintySettings
+from toolplay.stats import UncertaintySettings
 
 __all__ = ["CiLevel", "CiResamples", "CiSeed", "ci_settings"]
 

@@ -35,7 +35,7 @@ def import_inspect(
         return import_inspect_log(log, out)
 
     summary = _guard(load)
-    from toolplay.report import render_summary  # noqa: PLC0415 (startup time)
+    from toolplay.report import render_summary  # noqa: PLC0415 (jinja2 etc.: startup time)
 
     render_summary(summary, console)
     console.print(f"Run folder written to [bold]{out}[/bold]", highlight=False)

@@ -70,8 +70,8 @@ def compare(
     """Compare runs: side by side, paired differences with intervals and p-values, agreement
     per scenario and at system level (one point per assistant, as AutoDE's Table 2).
     """
+    from toolplay.analysis import compare_runs  # noqa: PLC0415 (startup time)
     from toolplay.report import (  # noqa: PLC0415 (startup time)
-        compare_runs,
         render_comparison,
         write_comparison,
     )

@@ -255,7 +255,7 @@ def run(
 
     stats = RunStats()
     summary = _guard(action)
-    from toolplay.report import render_summary  # noqa: PLC0415 (jinja2 etc.: startup time)
+    from toolplay.report import render_summary  # noqa: PLC0415 (startup time)
 
     render_summary(summary, console)
     served = stats.cache_hits

@@ -4,12 +4,6 @@
 """
 
 from toolplay.conversation._acting import Stop
-from toolplay.conversation._autode_protocol import (
-    autode_protocol_modes,
-    play_autode_protocol,
-    play_autode_protocol_static,
-    protocol_prompt,
-)
 from toolplay.conversation._bus import MessageBus
 from toolplay.conversation._conversation import (
     END_CONVERSATION,
@@ -21,7 +15,6 @@ from toolplay.conversation._conversation import (
 from toolplay.conversation._environment import Environment, execution_order
 from toolplay.conversation._modes import (
     builtin_modes,
-    play_autode_static,
     play_dynamic,
     play_static,
 )
@@ -35,7 +28,7 @@ from toolplay.conversation._play import (
     PlaySettings,
 )
 from toolplay.conversation._prompts import default_system_prompt, scenario_prompt, system_prompt
-from toolplay.conversation._reference import REFERENCE_USER
+from toolplay.conversation._reference import REFERENCE_USER, post_dialogue
 
 __all__ = [
     "DEFAULT_MAX_CALLS_PER_TURN",
@@ -53,16 +46,12 @@ __all__ = [
     "PlayRequest",
     "PlaySettings",
     "Stop",
-    "autode_protocol_modes",
     "builtin_modes",
     "execution_order",
     "offered_tools",
-    "play_autode_protocol",
-    "play_autode_protocol_static",
-    "play_autode_static",
+    "post_dialogue",
     "play_dynamic",
     "play_static",
-    "protocol_prompt",
     "renamed",
     "scenario_prompt",
     "system_prompt",

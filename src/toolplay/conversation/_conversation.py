@@ -21,12 +21,7 @@ from toolplay.conversation._bus import MessageBus
 from toolplay.conversation._environment import Environment
 from toolplay.conversation._play import PlayRequest
 from toolplay.messages import Message, ToolCall, Trajectory, Usage, WorldChange, turn_count
-from toolplay.roles import (
-    AssistantContext,
-    ReferenceView,
-    UserContext,
-    sees_reference,
-)
+from toolplay.roles import AssistantContext, ReferenceView, UserContext, sees_reference
 from toolplay.scenarios import ScenarioSetup
 from toolplay.tools import ToolPresentation, present
 from toolplay.world import World

@@ -1,4 +1,4 @@
-"""The built-in modes, each a short configuration of `Conversation`.
+"""The core modes, each a short configuration of `Conversation`.
 
 - `dynamic` (ToolSandbox, AutoDE dynamic): on-policy. The user opens; the assistant acts; the
   user answers its text; the most recent recipient speaks next. The conversation ends when the
@@ -9,11 +9,7 @@
   reference history so far plus the current user utterance, let it call tools (each executed,
   its result shown) until it answers in text or makes `max_calls_per_turn` calls, record what it
   did, then forget it and post the turn's reference calls, results and reply.
-- `autode-static` (AutoDE's static variant, for toolplay's own user scripts): the reference
-  dialogue up to its last user turn, then one forced call; the assistant may go on (lookups
-  first, then the call) until it answers in text or makes `max_calls_per_turn` calls.
-- `autode-protocol`, `autode-protocol-static`: AutoDE's own protocol (the first call ends the
-  dialogue, a round limit, its prompt files), see `_autode_protocol`.
+(AutoDE's modes are in `toolplay.methods.autode`.)
 
 Static trajectories: every message carries the `turn` it belongs to (the index into
 `scenario.reference`); `from_reference` tells the replayed reference (True) from the
@@ -37,14 +33,12 @@ import functools
 import json
 
 from toolplay.conversation._acting import Stop
-from toolplay.conversation._autode_protocol import autode_protocol_modes
 from toolplay.conversation._bus import MessageBus
 from toolplay.conversation._conversation import Conversation
 from toolplay.conversation._play import Mode, PlayRequest
-from toolplay.conversation._prompts import scenario_prompt, system_prompt
+from toolplay.conversation._prompts import scenario_prompt
 from toolplay.conversation._reference import (
     REFERENCE_USER,
-    post_dialogue,
     post_reply,
     post_user,
 )
@@ -94,35 +88,11 @@ async def play_static(request: PlayRequest) -> Trajectory:
     )
 
 
-async def play_autode_static(request: PlayRequest) -> Trajectory:
-    """Play AutoDE's static variant of a dialogue (see the module docstring)."""
-    scenario = request.setup.scenario
-    if not scenario.reference:
-        raise ValueError(f"{scenario.id}: static mode needs a reference dialogue")
-    conversation = Conversation(request, system_prompt(scenario, *request.settings.prompt_parts))
-    last = post_dialogue(conversation.bus, scenario.reference)
-    cap = request.settings.calls_per_turn
-    ended: Stop | None = None
-    try:
-        acted = await conversation.assistant_acts(turn=last, cap=cap, force_first_call=True)
-        if acted.capped:
-            ended = Stop("call_limit", f"{acted.calls} tool calls without a reply")
-    except Stop as stop:
-        ended = stop
-    return conversation.trajectory(ended, mode="static", user=REFERENCE_USER)
-
-
 def builtin_modes() -> list[Mode]:
     """The built-in modes, as the catalog registers them."""
     return [
         Mode("dynamic", play_dynamic, "On-policy play with a scripted or simulated user."),
         Mode("static", play_static, "ToolTalk's static evaluation over reference prefixes."),
-        Mode(
-            "autode-static",
-            play_autode_static,
-            "AutoDE's static evaluation: the reference dialogue, then one forced call.",
-        ),
-        *autode_protocol_modes(),
     ]
 
 

@@ -10,7 +10,8 @@ dates easier). A run's own prompt (`PlaySettings.system_prompt`) replaces the in
 
 from __future__ import annotations
 
-from toolplay.scenarios import Scenario, toolsandbox_prompts
+from toolplay.methods.toolsandbox import toolsandbox_prompts
+from toolplay.scenarios import Scenario
 
 
 def default_system_prompt() -> str:

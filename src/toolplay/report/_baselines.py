@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from toolplay.report._metrics import COUNT_KEYS, fmt, ordered_metrics
+from toolplay.analysis._metrics import COUNT_KEYS, fmt, ordered_metrics
 from toolplay.runs import CEILING, FLOOR, Baselines, RunSummary
 
 __all__ = ["render_baselines"]

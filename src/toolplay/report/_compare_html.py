@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from toolplay.analysis._compare import Comparison, spread, stat_cells, system_cells
+from toolplay.analysis._metrics import fmt
 from toolplay.report._charts import Point, scatter_plot
-from toolplay.report._compare import Comparison, spread, stat_cells, system_cells
-from toolplay.report._metrics import fmt
 from toolplay.report._page import render_page
 from toolplay.report._significance_cells import significance_context
 from toolplay.store import write_atomic

@@ -14,8 +14,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from toolplay.analysis._metrics import (
+    COUNT_KEYS,
+    GROUP_SECTIONS,
+    Value,
+    fmt,
+    group_table,
+    ordered_metrics,
+    trial_rows,
+)
+from toolplay.analysis._run_data import ReportError, RunData, RunEntry, load_run
+from toolplay.analysis._significance import run_scorers
 from toolplay.messages import Usage
-from toolplay.report._data import ReportError, RunData, RunEntry, load_run
 from toolplay.report._evidence import extract_evidence
 from toolplay.report._glossary import GlossaryRow, glossary
 from toolplay.report._intervals import (
@@ -24,15 +34,6 @@ from toolplay.report._intervals import (
     summary_uncertainty,
     uncertainty_context,
     with_intervals,
-)
-from toolplay.report._metrics import (
-    COUNT_KEYS,
-    GROUP_SECTIONS,
-    Value,
-    fmt,
-    group_table,
-    ordered_metrics,
-    trial_rows,
 )
 from toolplay.report._page import render_page
 from toolplay.report._payload import pack_entries
@@ -43,7 +44,6 @@ from toolplay.report._sections import (
     group_chart,
     termination_chart,
 )
-from toolplay.report._significance import run_scorers
 from toolplay.runs import RunSummary
 from toolplay.store import write_atomic
 

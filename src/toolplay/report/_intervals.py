@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolplay.report._data import RunData
-from toolplay.report._metrics import HEADLINE_ORDER, Value, fmt
+from toolplay.analysis._metrics import HEADLINE_ORDER, Value, fmt
+from toolplay.analysis._run_data import RunData
 from toolplay.runs import RunSummary, RunUncertainty
-from toolplay.scoring import ConfidenceInterval, TrialPower, scenario_spreads
+from toolplay.stats import ConfidenceInterval, TrialPower, scenario_spreads
 
 __all__ = [
     "ci_header",

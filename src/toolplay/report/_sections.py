@@ -13,15 +13,15 @@ from typing import Any
 
 from markupsafe import Markup
 
-from toolplay.report._charts import Bar, bar_chart, column_chart
-from toolplay.report._data import RunData
-from toolplay.report._metrics import (
+from toolplay.analysis._metrics import (
     COUNT_KEYS,
     Groups,
     chart_metric,
     group_table,
     summary_breakdowns,
 )
+from toolplay.analysis._run_data import RunData
+from toolplay.report._charts import Bar, bar_chart, column_chart
 from toolplay.runs import ErrorEntry
 
 __all__ = ["breakdowns", "distribution_charts", "error_items", "group_chart", "termination_chart"]

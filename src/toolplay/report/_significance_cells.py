@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolplay.report._metrics import fmt
-from toolplay.report._significance import Significance
-from toolplay.scoring import PairedDifference
+from toolplay.analysis._metrics import fmt
+from toolplay.analysis._significance import Significance
+from toolplay.stats import PairedDifference
 
 __all__ = [
     "difference_cells",

@@ -14,9 +14,8 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from toolplay.report._compare import Comparison, stat_cells, system_cells
-from toolplay.report._intervals import ci_header, interval_text, with_intervals
-from toolplay.report._metrics import (
+from toolplay.analysis._compare import Comparison, stat_cells, system_cells
+from toolplay.analysis._metrics import (
     COUNT_KEYS,
     GROUP_SECTIONS,
     fmt,
@@ -25,6 +24,7 @@ from toolplay.report._metrics import (
     summary_breakdowns,
     trial_rows,
 )
+from toolplay.report._intervals import ci_header, interval_text, with_intervals
 from toolplay.report._terminal_stats import render_significance, render_trial_power
 from toolplay.runs import RunSummary
 

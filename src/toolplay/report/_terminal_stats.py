@@ -11,12 +11,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from toolplay.analysis._metrics import fmt
+from toolplay.analysis._significance import Significance
 from toolplay.report._intervals import method_note, power_rows, power_sentences
-from toolplay.report._metrics import fmt
-from toolplay.report._significance import Significance
 from toolplay.report._significance_cells import difference_cells, listed_ids, significance_note
 from toolplay.runs import RunSummary
-from toolplay.scoring import PairedDifference
+from toolplay.stats import PairedDifference
 
 __all__ = ["render_significance", "render_trial_power"]
 

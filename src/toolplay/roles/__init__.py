@@ -5,7 +5,6 @@ built on them and the harness's own roles (oracle, no-call, scripted user, repla
 """
 
 from toolplay.faults import AssistantError, InfrastructureError
-from toolplay.roles._autode_replay import AutodeResultsReplay
 from toolplay.roles._base import (
     Assistant,
     AssistantContext,
@@ -25,13 +24,11 @@ from toolplay.roles._model_user import END_CONVERSATION_TOOL, ModelUser
 from toolplay.roles._oracle import OracleAssistant, SilentAssistant
 from toolplay.roles._python import PythonAssistant
 from toolplay.roles._recording import RECORDED_MODE, Recording, RecordingError
-from toolplay.roles._replay import ReplayAssistant
 from toolplay.roles._scripted import ScriptedUser
 
 __all__ = [
     "END_CONVERSATION_TOOL",
     "RECORDED_MODE",
-    "AutodeResultsReplay",
     "Recording",
     "RecordingError",
     "Assistant",
@@ -45,7 +42,6 @@ __all__ = [
     "OracleAssistant",
     "PythonAssistant",
     "ReferenceView",
-    "ReplayAssistant",
     "RoleKind",
     "RoleRequest",
     "RoleSpecError",

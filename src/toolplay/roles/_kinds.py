@@ -15,7 +15,6 @@ from toolplay.roles._model_roles import (
 )
 from toolplay.roles._oracle import OracleAssistant, SilentAssistant
 from toolplay.roles._python import build_python_assistant
-from toolplay.roles._replay import build_replay_assistant
 from toolplay.roles._scripted import ScriptedUser
 
 
@@ -49,13 +48,6 @@ def builtin_assistant_kinds() -> list[RoleKind]:
             build_python_assistant,
             "Your own Python function (your agent stack).",
             "python:MODULE:FUNCTION",
-        ),
-        RoleKind(
-            "replay",
-            build_replay_assistant,
-            "Saved predictions in ToolTalk's output layout, executed again; or a published "
-            "AutoDE results file, read as a recording.",
-            "replay:DIR|FILE.jsonl",
         ),
     ]
 

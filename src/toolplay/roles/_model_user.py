@@ -10,7 +10,7 @@ of the real conversation) and gives the model the same messages. As in the refer
 demonstration's `end_conversation` call (a user message to the environment) is not shown to
 the model (the reference's chat conversion drops that pair), and `end_conversation` is offered
 only when the assistant has just spoken. The instruction and demonstration texts are data
-exported from the reference repository (`toolplay.scenarios.toolsandbox_prompts`).
+exported from the reference repository (`toolplay.methods.toolsandbox.toolsandbox_prompts`).
 
 With `user_simulator=toolplay`, the simulator's system prompt holds the user's goal, the
 knowledge boundary (what the user knows; it must not invent anything else) and few-shot
@@ -30,9 +30,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolplay.messages import Message
+from toolplay.methods.toolsandbox import toolsandbox_prompts
 from toolplay.roles._base import UserContext, UserTurn
 from toolplay.roles._chat import ChatModelRole, chat_request
-from toolplay.scenarios import Scenario, toolsandbox_prompts
+from toolplay.scenarios import Scenario
 
 END_CONVERSATION_TOOL: dict[str, Any] = {
     "type": "function",

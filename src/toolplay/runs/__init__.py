@@ -46,7 +46,7 @@ from toolplay.runs._summary import (
     build_summary,
 )
 from toolplay.runs._trial import TrialOutcome, scenario_info
-from toolplay.runs._trials import TrialStatistics, pass_hat_k, succeeded, trial_statistics
+from toolplay.runs._trials import TrialStatistics, succeeded, trial_statistics
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
 
 __all__ = [
@@ -89,7 +89,6 @@ __all__ = [
     "migrate_config",
     "open_run",
     "option_keys",
-    "pass_hat_k",
     "rescore_run",
     "role_settings",
     "run_identity",

@@ -1,6 +1,6 @@
 """The response cache on disk: one SQLite file that any number of runs can share.
 
-`--cache PATH` names the file. Keys come from `toolplay.roles.request_key` (endpoint, full
+`--cache PATH` names the file. Keys come from `toolplay.clients.request_key` (endpoint, full
 request body, trial; never the API key), values are the raw response bodies, so a re-run of the
 same configuration replays every model answer without a single call. Losing the last entries in
 a crash only costs a repeated call, so writes skip fsync; concurrent runs may share the file

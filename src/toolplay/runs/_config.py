@@ -32,7 +32,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from toolplay.clients import OPERATIONAL, ModelOptions
 from toolplay.conversation import PlaySettings
 from toolplay.scenarios import check_augmentation
-from toolplay.scoring import ScoringSettings, UncertaintySettings
+from toolplay.scoring import ScoringSettings
+from toolplay.stats import UncertaintySettings
 
 CONFIG_VERSION = 4
 USER_PREFIX = "user_"

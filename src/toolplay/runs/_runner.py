@@ -53,12 +53,8 @@ from toolplay.runs._suite_pin import fingerprint, pin_suite, suite_path
 from toolplay.runs._summary import RunHeader, RunSummary, build_summary
 from toolplay.runs._trial import TrialOutcome, TrialWork, scenario_info
 from toolplay.scenarios import Scenario, Suite
-from toolplay.scoring import (
-    ScenarioScore,
-    ScoringContext,
-    UncertaintySettings,
-    score_trajectory,
-)
+from toolplay.scoring import ScenarioScore, ScoringContext, score_trajectory
+from toolplay.stats import UncertaintySettings
 from toolplay.store import (
     CONFIG_FILE,
     SCENARIO_INFO,
@@ -315,6 +311,7 @@ async def execute_run(
         todo = [(s, t) for s in scenarios for t in range(config.trials) if (s.id, t) not in done]
         total, finished = len(scenarios) * config.trials, len(scenarios) * config.trials - len(todo)
         writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolplay-store")
+
         def persist(outcome: TrialOutcome) -> None:
             # The file first, the store commit last: a kill in between leaves an uncommitted
             # trial, which resume plays again (rewriting the file), never a result without

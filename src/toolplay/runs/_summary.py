@@ -35,10 +35,10 @@ from toolplay.scoring import (
     Scorer,
     ToolTalkGroup,
     ToolTalkTotals,
-    UncertaintySettings,
     aggregate,
     group_counts,
 )
+from toolplay.stats import UncertaintySettings
 from toolplay.store import StoredResult
 
 SUMMARY_VERSION = 1

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from math import comb
 from statistics import fmean, stdev
 
 from pydantic import BaseModel
 
 from toolplay.scoring import ScenarioScore, ToolTalkEvidence
+from toolplay.stats import pass_hat_k
 
 
 class TrialStatistics(BaseModel):
@@ -40,22 +40,6 @@ def succeeded(score: ScenarioScore) -> bool:
     if isinstance(score.evidence, ToolTalkEvidence):
         return score.evidence.success
     return score.score is not None and score.score >= 1.0
-
-
-def pass_hat_k(outcomes: Sequence[Sequence[bool]], k: int) -> float | None:
-    """Mean over scenarios of C(c, k) / C(n, k); scenarios with fewer than k trials are skipped.
-
-    Args:
-        outcomes: Per scenario, the success of each scored trial.
-        k: Trials that must all succeed.
-
-    Returns:
-        The estimate, or None when no scenario has k trials.
-    """
-    values = [
-        comb(sum(trials), k) / comb(len(trials), k) for trials in outcomes if len(trials) >= k
-    ]
-    return fmean(values) if values else None
 
 
 def trial_statistics(scores: Sequence[ScenarioScore], trials: int) -> TrialStatistics:

@@ -20,21 +20,16 @@ from math import comb
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from toolplay.methods.tooltalk import DEFAULT_SPLIT
 from toolplay.runs._trials import succeeded
 from toolplay.scenarios import Scenario, augmentation_of
-from toolplay.scoring import (
-    DEFAULT_SPLIT,
+from toolplay.scoring import MetricParts, Scored, Scorer, group_parts, metric_ratios, parts_of
+from toolplay.stats import (
     ConfidenceInterval,
-    MetricParts,
     Ratio,
-    Scored,
-    Scorer,
     TrialPower,
     UncertaintySettings,
     bootstrap_intervals,
-    group_parts,
-    metric_ratios,
-    parts_of,
     trial_power,
 )
 

@@ -1,7 +1,5 @@
 """Scenarios and suites: the model, file loading with clear errors, and suite resolution."""
 
-from toolplay.scenarios._autode import autode_suite
-from toolplay.scenarios._autode_data import import_autode_data
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._lazy import LazyScenarios, ScenarioEntry
@@ -40,7 +38,6 @@ from toolplay.scenarios._model import (
     WorldSpec,
 )
 from toolplay.scenarios._setup import ScenarioSetup, setup_scenario
-from toolplay.scenarios._slot_label import SlotLabel, slot_label
 from toolplay.scenarios._state_variants import STATE_VARIANTS, VariantSkipped
 from toolplay.scenarios._suites import (
     DATA,
@@ -51,9 +48,6 @@ from toolplay.scenarios._suites import (
     resolve_suite,
     variant_suite,
 )
-from toolplay.scenarios._toolsandbox import prompts as toolsandbox_prompts
-from toolplay.scenarios._toolsandbox import toolsandbox_suite
-from toolplay.scenarios._tooltalk import import_tooltalk, load_databases, tooltalk_turns
 from toolplay.scenarios._variant_suite import index_path, variant_index
 from toolplay.scenarios._variants import (
     AUGMENTATION_SETTINGS,
@@ -69,16 +63,10 @@ from toolplay.scenarios._variants import (
 )
 
 __all__ = [
-    "toolsandbox_prompts",
-    "toolsandbox_suite",
     "LazyScenarios",
     "ScenarioEntry",
     "index_path",
     "variant_index",
-    "autode_suite",
-    "import_autode_data",
-    "SlotLabel",
-    "slot_label",
     "AUGMENTATION_SETTINGS",
     "COMPOSE",
     "SCRAMBLE_BASE",
@@ -91,9 +79,6 @@ __all__ = [
     "check_augmentation",
     "expand_variants",
     "state_variant",
-    "import_tooltalk",
-    "load_databases",
-    "tooltalk_turns",
     "SETTERS",
     "START",
     "ChangeConstraint",

@@ -7,8 +7,6 @@ from toolplay.scoring._aggregates import (
     ToolTalkTotals,
     TrialSpread,
 )
-from toolplay.scoring._agreement import Agreement, agreement, icc_3_1, pearson, spearman
-from toolplay.scoring._autode import aggregate_slots, score_slots
 from toolplay.scoring._builtin import builtin_scorers
 from toolplay.scoring._decomposition import (
     GENERIC_METRIC,
@@ -47,9 +45,6 @@ from toolplay.scoring._evidence import (
     ToolTalkEvidence,
 )
 from toolplay.scoring._metric_parts import group_parts, metric_ratios, parts_of
-from toolplay.scoring._milestones import aggregate_milestones, score_milestones
-from toolplay.scoring._multiple import RankedRun, holm, significance_ranking
-from toolplay.scoring._paired import PairedDifference, paired_difference
 from toolplay.scoring._result import ScoringContext
 from toolplay.scoring._scorer import (
     Metric,
@@ -62,38 +57,12 @@ from toolplay.scoring._scorer import (
     score_trajectory,
 )
 from toolplay.scoring._settings import ScoringSettings, SlotMatching
-from toolplay.scoring._slots import clean_prediction, slot_scores
 from toolplay.scoring._state import final_world, score_state
-from toolplay.scoring._system_agreement import SystemAgreement, system_agreement
-from toolplay.scoring._tooltalk import reproduces_reference, score_tooltalk
-from toolplay.scoring._tooltalk_compare import Call, calls_match
-from toolplay.scoring._tooltalk_summary import DEFAULT_SPLIT, aggregate_tooltalk
-from toolplay.scoring._trial_power import (
-    DetectableDifference,
-    ScenarioSpread,
-    TrialPower,
-    scenario_spreads,
-    trial_power,
-)
-from toolplay.scoring._uncertainty import (
-    CiMethod,
-    ConfidenceInterval,
-    Ratio,
-    UncertaintySettings,
-    bootstrap_intervals,
-    ratio_value,
-)
 
 __all__ = [
-    "Agreement",
-    "Call",
     "CallRecord",
-    "CiMethod",
-    "ConfidenceInterval",
     "ConstraintValue",
     "CustomEvidence",
-    "DEFAULT_SPLIT",
-    "DetectableDifference",
     "EMBEDDING_MODEL",
     "EmbeddingSimilarity",
     "ErrorTypeCount",
@@ -108,14 +77,10 @@ __all__ = [
     "MetricValues",
     "MilestoneEvidence",
     "MilestoneMatch",
-    "PairedDifference",
     "Parts",
     "PredictedCall",
-    "RankedRun",
-    "Ratio",
     "ReferenceCheck",
     "ScenarioScore",
-    "ScenarioSpread",
     "Scored",
     "Scorer",
     "ScoringContext",
@@ -123,53 +88,28 @@ __all__ = [
     "SlotEvidence",
     "SlotMatching",
     "SlotPrediction",
-    "SystemAgreement",
     "StateEvidence",
     "TextSimilarity",
     "ToolTalkCounts",
     "ToolTalkEvidence",
     "ToolTalkGroup",
     "ToolTalkTotals",
-    "TrialPower",
     "TrialSpread",
-    "UncertaintySettings",
     "aggregate",
-    "aggregate_milestones",
-    "aggregate_slots",
-    "aggregate_tooltalk",
-    "agreement",
-    "bootstrap_intervals",
     "builtin_scorers",
-    "calls_match",
     "evidence_part",
     "final_world",
     "group_counts",
     "group_parts",
-    "holm",
-    "icc_3_1",
     "load_embedding_model",
     "mean_score",
     "metric_ratios",
     "model_description",
-    "paired_difference",
     "parts_of",
-    "pearson",
     "perfect_part",
-    "ratio_value",
-    "reproduces_reference",
-    "scenario_spreads",
-    "score_milestones",
     "score_part",
-    "score_slots",
     "score_state",
-    "score_tooltalk",
     "score_trajectory",
     "scoring_context",
-    "clean_prediction",
-    "significance_ranking",
-    "slot_scores",
-    "system_agreement",
-    "spearman",
-    "trial_power",
     "with_evidence",
 ]

@@ -16,7 +16,7 @@ import numpy as np
 from toolplay.scoring._decomposition import MEAN_PARTS, MetricPart, MetricParts
 from toolplay.scoring._evidence import ScenarioScore
 from toolplay.scoring._scorer import Scorer
-from toolplay.scoring._uncertainty import Ratio
+from toolplay.stats._bootstrap import Ratio
 
 __all__ = ["group_parts", "metric_ratios", "parts_of"]
 

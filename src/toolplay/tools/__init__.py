@@ -8,7 +8,7 @@ from toolplay.tools._api_only import (
     with_api_tools,
 )
 from toolplay.tools._augmentations import AUGMENTATIONS, present, rank_distractors, scrambled_name
-from toolplay.tools._catalog import SANDBOX_DOMAINS, ToolCatalog, builtin_domains
+from toolplay.tools._catalog import ToolCatalog
 from toolplay.tools._decorator import ToolKind, ToolMeta, tool, tool_meta
 from toolplay.tools._errors import (
     AuthenticationError,
@@ -36,9 +36,7 @@ __all__ = [
     "api_only_tool",
     "is_api_only",
     "with_api_tools",
-    "SANDBOX_DOMAINS",
     "ToolCatalog",
-    "builtin_domains",
     "AUGMENTATIONS",
     "Augmentation",
     "ToolPresentation",

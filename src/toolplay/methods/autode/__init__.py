@@ -1,0 +1,84 @@
+"""AutoDE (Mu et al., 2024): user scripts, the official data's protocol, slot scoring, replay.
+
+See README.md beside this file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toolplay.conversation import Mode
+from toolplay.methods.autode._data import import_autode_data
+from toolplay.methods.autode._protocol import (
+    autode_protocol_modes,
+    play_autode_protocol,
+    play_autode_protocol_static,
+    protocol_prompt,
+)
+from toolplay.methods.autode._replay import AutodeResultsReplay, build_results_replay
+from toolplay.methods.autode._scorer import slots_scorer
+from toolplay.methods.autode._scoring import aggregate_slots, score_slots
+from toolplay.methods.autode._scripts import autode_suite
+from toolplay.methods.autode._slot_label import SlotLabel, slot_label
+from toolplay.methods.autode._slots import clean_prediction, slot_scores
+from toolplay.methods.autode._static import play_autode_static
+from toolplay.scenarios import LoadContext, Suite
+
+if TYPE_CHECKING:
+    from toolplay.catalog import Catalog
+
+__all__ = [
+    "register",
+    "AutodeResultsReplay",
+    "build_results_replay",
+    "SlotLabel",
+    "aggregate_slots",
+    "autode_protocol_modes",
+    "autode_suite",
+    "clean_prediction",
+    "import_autode_data",
+    "play_autode_protocol",
+    "play_autode_protocol_static",
+    "protocol_prompt",
+    "score_slots",
+    "slot_label",
+    "slot_scores",
+]
+
+
+AUTODE = "AutoDE-style user scripts over the sandbox tools, scored by slot precision/recall/F1."
+AUTODE_DATA = (
+    "An AutoDE checkout (datasets/data_v1_2.jsonl, API_list.xlsx): the official benchmark, "
+    "played under AutoDE's protocol; ?required=marked for the sheet's own required slots."
+)
+
+
+def _autode_builtin(argument: str, context: LoadContext) -> Suite:
+    return autode_suite(context)
+
+
+def _autode_scripts(argument: str, context: LoadContext) -> Suite:
+    return autode_suite(context, Path(argument))
+
+
+def register(catalog: Catalog) -> None:
+    """Register AutoDE's scorer (`slots`), modes, `autode` suite and importers."""
+    catalog.add_scorer(slots_scorer())
+    catalog.add_mode(
+        Mode(
+            "autode-static",
+            play_autode_static,
+            "AutoDE's static evaluation: the reference dialogue, then one forced call.",
+        )
+    )
+    for mode in autode_protocol_modes():
+        catalog.add_mode(mode)
+    catalog.add_suite("autode", _autode_builtin, AUTODE)
+    catalog.add_importer(
+        "autode",
+        _autode_scripts,
+        "A file or folder of AutoDE-style user scripts (format: toolplay.methods.autode._scripts).",
+        "PATH",
+    )
+    catalog.add_importer("autode-data", import_autode_data, AUTODE_DATA, "DIR")

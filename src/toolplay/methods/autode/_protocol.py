@@ -1,0 +1,181 @@
+"""AutoDE's protocol as two modes of play: `autode-protocol` (dynamic) and `autode-protocol-static`.
+
+AutoDE (Mu et al., 2024) measures slot filling, not tool selection, and asks for one call per
+dialogue. Both modes play it the same way:
+
+- the assistant is shown the scenario's offered tools (for the official benchmark,
+  `autode-data:DIR`, the gold API alone);
+- the first call to the label's function (`toolplay.methods.autode.slot_label`; any first call when
+  the label says `any_name`, as AutoDE does not score the name) ends the dialogue and is the
+  prediction: its calls are executed (an API-only tool records them) and the assistant is not
+  asked again. Calls to other functions before it (lookups) run as usual;
+- a text answer holding the stop marker (`PlaySettings.stop_marker`, `[DONE]`, which the
+  reference's prompts tell an assistant to write when the API cannot serve the user) ends the
+  dialogue without a call; an assistant that has answered `PlaySettings.max_rounds` (8) times
+  without ending the dialogue hits `turn_limit`, the reference's "Round limit reached".
+
+`autode-protocol`: the user role opens (a model-driven user says the script's fixed first
+query, then answers from the script; `PlaySettings.user_prompt` replaces its instructions) and
+answers every text answer, until the assistant calls, stops, or runs out of rounds.
+
+`autode-protocol-static`: the reference dialogue up to its last user turn (its text only,
+`from_reference=True`, optionally followed by `PlaySettings.submit_text`, e.g. the reference's
+`SUBMIT API`), then the assistant is asked once with the call forced (`tool_choice` where the
+endpoint supports it); lookups first are allowed. A text answer uses its one chance
+(`turn_limit`), as the reference records it.
+
+The assistant's system prompt (`protocol_prompt`) is `PlaySettings.system_prompt` (e.g. one of
+the reference's prompt files) or a short default of ours; no scenario time or location is
+added, as AutoDE adds none. A leading model-family tag such as `[Llama]` is removed, and
+`{{api_doc}}` is replaced by the offered API's documentation in the layout those prompt files
+describe (`name`, `description`, `parameters`, `requiredParameters`).
+
+A published AutoDE results file is not played but read: see `toolplay.roles.Recording`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from toolplay.conversation._acting import Stop
+from toolplay.conversation._conversation import Acted, Conversation, offered_tools
+from toolplay.conversation._play import DEFAULT_STOP_MARKER, Mode, PlayRequest
+from toolplay.conversation._reference import REFERENCE_USER, post_dialogue
+from toolplay.messages import Trajectory
+from toolplay.methods.autode._slot_label import slot_label
+from toolplay.scenarios import Scenario
+
+API_DOC = "{{api_doc}}"
+DEFAULT_PROMPT = (
+    "You are a voice assistant that serves the user by calling the API you are given. If the "
+    "user has not given a value a parameter needs, ask for it briefly, one or two at a time. "
+    "Never make up values the user has not said. Once you have what the call needs, call the "
+    "API. If the API cannot do what the user wants, say why{stop}."
+)
+"""Our own prompt, used when the run gives none (the reference's are data the user loads);
+`{stop}` tells how to end without a call (the stop marker)."""
+
+_FAMILY_TAG = re.compile(r"^\s*\[[A-Za-z0-9 ._-]+\]")
+
+
+def api_doc(schema: dict[str, Any]) -> dict[str, Any]:
+    """An offered tool in the documentation layout of the reference's prompt files."""
+    function = schema.get("function", schema)
+    parameters = function.get("parameters") or {}
+    return {
+        "name": function.get("name"),
+        "description": function.get("description", ""),
+        "parameters": parameters.get("properties", {}),
+        "requiredParameters": parameters.get("required", []),
+    }
+
+
+def protocol_prompt(
+    base: str | None, tools: Sequence[dict[str, Any]], marker: str = DEFAULT_STOP_MARKER
+) -> str:
+    """The assistant's system prompt under the protocol (see the module docstring).
+
+    Args:
+        base: The run's prompt (a reference prompt file's text), or None for ours.
+        tools: The offered tools' schemas, documented where `base` says `{{api_doc}}`.
+        marker: The stop marker our own prompt mentions (empty: none).
+    """
+    if base:
+        text = _FAMILY_TAG.sub("", base, count=1)
+    else:
+        text = DEFAULT_PROMPT.format(stop=f" and end your reply with {marker}" if marker else "")
+    if API_DOC in text:
+        docs = [api_doc(t) for t in tools]
+        doc = docs[0] if len(docs) == 1 else docs
+        text = text.replace(API_DOC, json.dumps(doc, ensure_ascii=False))
+    return text
+
+
+def ends_dialogue(scenario: Scenario) -> Callable[[str], bool]:
+    """Which called tools (real names) end the dialogue: the label's function (any, for
+    `any_name` or a scenario without a label).
+    """
+    label = slot_label(scenario)
+    if label is None:
+        return lambda name: True
+    return label.is_scored
+
+
+def _start(request: PlayRequest) -> Conversation:
+    presentation = offered_tools(request.setup, request.augment)
+    settings = request.settings
+    prompt = protocol_prompt(settings.system_prompt, presentation.schemas, settings.marker)
+    return Conversation(request, prompt, presentation=presentation)
+
+
+def _after_answer(conversation: Conversation, acted: Acted) -> None:
+    """End the dialogue after the assistant's turn if the protocol says so.
+
+    Raises:
+        Stop: `completed` (it made the call, or wrote the stop marker), or `turn_limit` (its
+            rounds are used up without either).
+    """
+    if acted.ended:
+        raise Stop("completed")
+    settings = conversation.request.settings
+    marker = settings.marker
+    if marker and marker in (conversation.bus.messages[-1].content or ""):
+        raise Stop("completed")
+    if conversation.answers >= settings.rounds:
+        raise Stop("turn_limit")
+
+
+async def play_autode_protocol(request: PlayRequest) -> Trajectory:
+    """Play one dialogue under AutoDE's protocol, on-policy (see the module docstring)."""
+    conversation = _start(request)
+    ends = ends_dialogue(request.setup.scenario)
+    try:
+        while True:
+            await conversation.user_says()
+            acted = await conversation.assistant_acts(
+                ends_on=ends, max_answers=request.settings.rounds
+            )
+            _after_answer(conversation, acted)
+    except Stop as stop:
+        return conversation.trajectory(stop, mode="dynamic")
+
+
+async def play_autode_protocol_static(request: PlayRequest) -> Trajectory:
+    """Play AutoDE's static evaluation of one dialogue (see the module docstring)."""
+    scenario = request.setup.scenario
+    if not scenario.reference:
+        raise ValueError(f"{scenario.id}: static mode needs a reference dialogue")
+    conversation = _start(request)
+    last = post_dialogue(conversation.bus, scenario.reference, request.settings.submit_text)
+    try:
+        acted = await conversation.assistant_acts(
+            turn=last,
+            force_first_call=True,
+            ends_on=ends_dialogue(scenario),
+            max_answers=request.settings.rounds,
+        )
+        _after_answer(conversation, acted)
+        raise Stop("turn_limit")  # it answered in text: its one chance passed without a call
+    except Stop as stop:
+        return conversation.trajectory(stop, mode="static", user=REFERENCE_USER)
+
+
+def autode_protocol_modes() -> list[Mode]:
+    """The protocol's two modes, as the catalog registers them."""
+    return [
+        Mode(
+            "autode-protocol",
+            play_autode_protocol,
+            "AutoDE's protocol, dynamic: the user opens with the fixed first query; the first "
+            "call to the label's function ends the dialogue; 8 answers without it: round limit.",
+        ),
+        Mode(
+            "autode-protocol-static",
+            play_autode_protocol_static,
+            "AutoDE's protocol, static: the reference dialogue up to its last user turn, then "
+            "one forced call, which ends the dialogue.",
+        ),
+    ]

@@ -1,0 +1,36 @@
+"""`autode-static`: AutoDE's static variant for toolplay's own user scripts.
+
+The reference dialogue up to its last user turn, then one forced call; the assistant may go on
+(lookups first, then the call) until it answers in text or makes `max_calls_per_turn` calls.
+(The official data's protocol is `_protocol`.)
+"""
+
+from __future__ import annotations
+
+from toolplay.conversation import (
+    REFERENCE_USER,
+    Conversation,
+    PlayRequest,
+    Stop,
+    post_dialogue,
+    system_prompt,
+)
+from toolplay.messages import Trajectory
+
+
+async def play_autode_static(request: PlayRequest) -> Trajectory:
+    """Play AutoDE's static variant of a dialogue (see the module docstring)."""
+    scenario = request.setup.scenario
+    if not scenario.reference:
+        raise ValueError(f"{scenario.id}: static mode needs a reference dialogue")
+    conversation = Conversation(request, system_prompt(scenario, *request.settings.prompt_parts))
+    last = post_dialogue(conversation.bus, scenario.reference)
+    cap = request.settings.calls_per_turn
+    ended: Stop | None = None
+    try:
+        acted = await conversation.assistant_acts(turn=last, cap=cap, force_first_call=True)
+        if acted.capped:
+            ended = Stop("call_limit", f"{acted.calls} tool calls without a reply")
+    except Stop as stop:
+        ended = stop
+    return conversation.trajectory(ended, mode="static", user=REFERENCE_USER)

@@ -1,0 +1,37 @@
+"""ToolSandbox (Lu et al., 2024): milestone/minefield scoring and the reference's own scenarios.
+
+See README.md beside this file.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from toolplay.methods.toolsandbox._scorer import milestones_scorer
+from toolplay.methods.toolsandbox._scoring import aggregate_milestones, score_milestones
+from toolplay.methods.toolsandbox._suite import prompts as toolsandbox_prompts
+from toolplay.methods.toolsandbox._suite import toolsandbox_suite
+
+if TYPE_CHECKING:
+    from toolplay.catalog import Catalog
+
+__all__ = [
+    "register",
+    "aggregate_milestones",
+    "score_milestones",
+    "toolsandbox_prompts",
+    "toolsandbox_suite",
+]
+
+
+TOOLSANDBOX = (
+    "apple/ToolSandbox's own scenarios (commit 165848b), exported offline with the clock "
+    "pinned: 91 bases x the paper's 8 augmentation settings, with toolplay's reference "
+    "solutions (Apple's licence beside the data)."
+)
+
+
+def register(catalog: Catalog) -> None:
+    """Register ToolSandbox's scorer (`milestones`) and the `toolsandbox` suite."""
+    catalog.add_scorer(milestones_scorer())
+    catalog.add_suite("toolsandbox", toolsandbox_suite, TOOLSANDBOX)

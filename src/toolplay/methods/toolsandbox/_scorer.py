@@ -1,0 +1,70 @@
+"""The `milestones` scorer as the catalog registers it: its metrics and their decomposition.
+
+The decomposition (`scoring._decomposition`) tells the run summary's confidence intervals and
+`compare`'s paired tests how each headline metric splits into per-scenario parts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from toolplay.methods.toolsandbox._scoring import PERFECT, aggregate_milestones, score_milestones
+from toolplay.scoring import (
+    Metric,
+    MetricPart,
+    MetricParts,
+    MilestoneEvidence,
+    Scorer,
+    evidence_part,
+    perfect_part,
+    score_part,
+)
+
+
+def _milestone(value: Callable[[MilestoneEvidence], float]) -> MetricPart:
+    return MetricPart(evidence_part(MilestoneEvidence, lambda e: (value(e), 1.0)))
+
+
+MILESTONE_PARTS = MetricParts(
+    {
+        "similarity": MetricPart(score_part),
+        "milestone_similarity": _milestone(lambda e: e.milestone_similarity),
+        "perfect_rate": MetricPart(perfect_part(PERFECT)),
+        "turn_count": _milestone(lambda e: float(e.turn_count)),
+    },
+    primary="similarity",
+    category="similarity",
+)
+"""Means over scenario trials (`aggregate_milestones`)."""
+
+
+def milestones_scorer() -> Scorer:
+    """ToolSandbox's scorer: milestones and minefields over a DAG."""
+    return Scorer(
+        "milestones",
+        score_milestones,
+        aggregate_milestones,
+        (
+            Metric(
+                "similarity",
+                "Milestone similarity with the minefield veto: the best DAG-respecting "
+                "mapping's mean milestone similarity, 0 if any minefield matched.",
+                method="ToolSandbox",
+            ),
+            Metric(
+                "milestone_similarity",
+                "The same before the minefield veto.",
+                method="ToolSandbox",
+            ),
+            Metric("perfect_rate", "Share of scenario trials scoring 1."),
+            Metric(
+                "turn_count",
+                "Messages between user, assistant and environment (no system messages, "
+                "no user tool calls): efficiency, lower is better.",
+                range="0 or more",
+                method="ToolSandbox",
+            ),
+        ),
+        "ToolSandbox: milestones and minefields over a DAG, matched to the trajectory.",
+        parts=MILESTONE_PARTS,
+    )

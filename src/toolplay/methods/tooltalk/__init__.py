@@ -1,0 +1,42 @@
+"""ToolTalk (Farn & Shin, 2023): its data importer, static play, call matching and replay.
+
+The seven plugins' tools live in `toolplay.domains.tooltalk`; see README.md beside this file.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from toolplay.methods.tooltalk._call_rules import Call, calls_match
+from toolplay.methods.tooltalk._importer import import_tooltalk, load_databases, tooltalk_turns
+from toolplay.methods.tooltalk._replay import ReplayAssistant, build_replay_assistant
+from toolplay.methods.tooltalk._scorer import tooltalk_scorer
+from toolplay.methods.tooltalk._scoring import reproduces_reference, score_tooltalk
+from toolplay.methods.tooltalk._summary import DEFAULT_SPLIT, aggregate_tooltalk
+
+if TYPE_CHECKING:
+    from toolplay.catalog import Catalog
+
+__all__ = [
+    "register",
+    "Call",
+    "DEFAULT_SPLIT",
+    "ReplayAssistant",
+    "aggregate_tooltalk",
+    "build_replay_assistant",
+    "calls_match",
+    "import_tooltalk",
+    "load_databases",
+    "reproduces_reference",
+    "score_tooltalk",
+    "tooltalk_turns",
+]
+
+
+TOOLTALK_DATA = "ToolTalk data folder (databases/ plus one folder of conversations per split)."
+
+
+def register(catalog: Catalog) -> None:
+    """Register ToolTalk's importer (`tooltalk:DIR`) and scorer (`tooltalk`)."""
+    catalog.add_scorer(tooltalk_scorer())
+    catalog.add_importer("tooltalk", import_tooltalk, TOOLTALK_DATA, "DIR")
