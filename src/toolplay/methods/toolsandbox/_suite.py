@@ -31,6 +31,7 @@ from typing import Any
 
 import yaml
 
+from toolplay.methods.toolsandbox._paper import PRESENTATION, paper_setup
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._load import parse_scenario
@@ -127,4 +128,12 @@ def toolsandbox_suite(argument: str, context: LoadContext) -> Suite:
         "augmentations": list(AUGMENTATION_SETTINGS),
         "left_out": [(item["name"], item["reason"]) for item in left_out],
     }
-    return Suite("toolsandbox", scenarios, DESCRIPTION, str(FOLDER), extra=extra)
+    return Suite(
+        "toolsandbox",
+        scenarios,
+        DESCRIPTION,
+        str(FOLDER),
+        extra=extra,
+        presentation=PRESENTATION,
+        paper_setup=paper_setup,
+    )
