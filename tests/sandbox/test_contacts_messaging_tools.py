@@ -134,7 +134,9 @@ def test_search_messages_by_fields_and_time(sandbox: Sandbox) -> None:
     found = sandbox.ok("search_messages", content="dinner at seven")
     assert [m["content"] for m in found] == ["Dinner at 7?"]
     assert len(sandbox.ok("search_messages", recipient_phone_number="+1 415 555 0177")) == 0
-    sandbox.fails("search_messages", "not a valid phone number", recipient_phone_number="4155550177")
+    sandbox.fails(
+        "search_messages", "not a valid phone number", recipient_phone_number="4155550177"
+    )
     assert len(sandbox.ok("search_messages", recipient_phone_number="+14155550177")) == 1
     assert len(sandbox.ok("search_messages", creation_timestamp_lowerbound=sandbox.now)) == 2
     assert sandbox.ok("search_messages", creation_timestamp_upperbound=sandbox.now - 1) == []

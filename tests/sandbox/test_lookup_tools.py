@@ -20,7 +20,12 @@ if TYPE_CHECKING:
         (5, "miles", "km", 8.04672),
         (1, "gallon", "liters", 3.785411784),
         (10, "lbs", "kilograms", 4.5359237),
-        (1, "acre", "square meters", 4046.8726098742513),  # pint's acre (US survey), as the reference
+        (
+            1,
+            "acre",
+            "square meters",
+            4046.8726098742513,
+        ),  # pint's acre (US survey), as the reference
         (100, "km/h", "mph", 62.137119),
     ],
 )

@@ -25,9 +25,7 @@ def test_add_reminder_with_and_without_place(sandbox: Sandbox) -> None:
 
 def test_add_reminder_refuses_bad_input(sandbox: Sandbox) -> None:
     sandbox.fails("add_reminder", "milliseconds", content="x", reminder_timestamp=1715439600000)
-    sandbox.fails(
-        "add_reminder", "between 1980 and 2050", content="x", reminder_timestamp=100.0
-    )
+    sandbox.fails("add_reminder", "between 1980 and 2050", content="x", reminder_timestamp=100.0)
     sandbox.fails(
         "add_reminder",
         "not a latitude",
@@ -100,7 +98,9 @@ def test_time_tools_refuse_bad_input(sandbox: Sandbox) -> None:
         "datetime_info_to_timestamp", "day is out of range", year=2024, month=2, day=30, **midnight
     )
     # all six parts are required, as in the reference
-    sandbox.fails("datetime_info_to_timestamp", "missing required argument 'hour'", year=2024, month=2, day=3)
+    sandbox.fails(
+        "datetime_info_to_timestamp", "missing required argument 'hour'", year=2024, month=2, day=3
+    )
     sandbox.fails("timestamp_to_datetime_info", "between 1980 and 2050", timestamp=-5)
     sandbox.fails("shift_timestamp", "too large", timestamp=sandbox.now, weeks=10**12)
     sandbox.fails("timestamp_diff", "timestamp_1", timestamp_0=sandbox.now, timestamp_1=1e15)

@@ -55,7 +55,7 @@ class ModelUser(ChatModelRole):
             usage = usage.add(reply.usage)
             ends = [call for call in reply.tool_calls if call.name == "end_conversation"]
             if not ends:
-                return UserTurn(content=(reply.content or "").strip(), usage=usage)
+                return UserTurn(content=self.presentation.user_text(reply.content), usage=usage)
             failed = [self.presentation.user_call_error(call) for call in ends]
             if context.after_failed_call or any(error is None for error in failed):
                 return UserTurn(end="user_ended", usage=usage)

@@ -229,6 +229,10 @@ class Presentation:
 
     # -- a simulated user's requests -----------------------------------------------------
 
+    def user_text(self, content: str | None) -> str:
+        """What a model-driven user says, from its reply's text (toolplay's: stripped)."""
+        return (content or "").strip()
+
     def user_call_error(self, call: ToolCall) -> str | None:
         """Why a model-driven user's `end_conversation` call fails, or None when it ends the
         conversation (toolplay's: it always does). A failed call does not end it: the user is

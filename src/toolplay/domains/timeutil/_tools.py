@@ -78,8 +78,7 @@ def datetime_info_to_timestamp(
         return moment.timestamp()
     except (ValueError, OverflowError) as exc:
         raise InvalidArgumentError.of(
-            f"{year}-{month}-{day} {hour}:{minute}:{second} is not a valid date and time "
-            f"({exc}).",
+            f"{year}-{month}-{day} {hour}:{minute}:{second} is not a valid date and time ({exc}).",
             exc,
         ) from None
 

@@ -174,6 +174,10 @@ class ToolSandboxPresentation(Presentation):
             function = data.user_functions["none"][END_CONVERSATION]
         return [_function_schema(function)]
 
+    def user_text(self, content: str | None) -> str:
+        """The reference passes the user's text on as the model wrote it (not stripped)."""
+        return content or ""
+
     def user_call_error(self, call: ToolCall) -> str | None:
         """`end_conversation` takes no argument: with one, the reference's call fails."""
         try:
