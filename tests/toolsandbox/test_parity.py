@@ -19,7 +19,6 @@ import gzip
 import json
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from toolplay.testing import ChatServer
 
 FIXTURE = Path(__file__).parent / "data" / "reference_requests.jsonl.gz"
 MODEL = "gpt-4o-2024-05-13"
+NAME = "toolsandbox"
 FALLBACK = {"role": "assistant", "content": "Is there anything else I can help you with?"}
 END = {
     "role": "assistant",
@@ -62,26 +62,23 @@ def masked(body: str) -> str:
     return ADDRESS.sub(" at 0x?>", body)
 
 
-def replies(messages: list[dict[str, Any]], after: dict[str, Any]) -> Any:
-    pending = list(messages)
+class Replies:
+    """Answers a role's requests with a conversation's canned replies, then `after`."""
 
-    def respond(request: dict[str, Any]) -> dict[str, Any]:
-        return pending.pop(0) if pending else after
+    def __init__(self, after: dict[str, Any]) -> None:
+        self.after = after
+        self.pending: list[dict[str, Any]] = []
 
-    return respond
+    def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
+        return self.pending.pop(0) if self.pending else self.after
 
 
-@contextmanager
-def endpoints(conversation: dict[str, Any]) -> Iterator[tuple[ChatServer, ChatServer]]:
-    by_role = {
-        role: [r["reply"] for r in conversation["requests"] if r["role"] == role]
-        for role in ("agent", "user")
-    }
-    with (
-        ChatServer(replies(by_role["agent"], FALLBACK)) as agent,
-        ChatServer(replies(by_role["user"], END)) as user,
-    ):
-        yield agent, user
+@pytest.fixture(scope="module")
+def endpoints() -> Iterator[dict[str, tuple[ChatServer, Replies]]]:
+    """One local endpoint for the assistant and one for the simulated user."""
+    agent, user = Replies(FALLBACK), Replies(END)
+    with ChatServer(agent) as agent_server, ChatServer(user) as user_server:
+        yield {"agent": (agent_server, agent), "user": (user_server, user)}
 
 
 @pytest.fixture(scope="module")
@@ -94,28 +91,34 @@ def scenarios():  # type: ignore[no-untyped-def]
     CONVERSATIONS,
     ids=[f"{c['setting']}/{c['variant']}/{c['base']}" for c in CONVERSATIONS],
 )
-def test_every_request_is_the_references(scenarios, conversation: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+def test_every_request_is_the_references(  # type: ignore[no-untyped-def]
+    scenarios, endpoints, conversation: dict[str, Any]
+) -> None:
     setting, base = conversation["setting"], conversation["base"]
     scenario = scenarios[base if setting == "none" else f"{base}@{setting}"]
-    presentation = CATALOG.presentation("toolsandbox")
-    with endpoints(conversation) as (agent_server, user_server):
-        assistant = CATALOG.build_assistant(
-            f"openai:{MODEL}",
-            ModelOptions(base_url=agent_server.base_url),
-            presentation=presentation,
-        )
-        user = CATALOG.build_user(
-            f"openai:{MODEL}",
-            ModelOptions(base_url=user_server.base_url),
-            presentation=presentation,
-        )
-        trajectory = asyncio.run(
-            support.play("dynamic", scenario, assistant, user, presentation="toolsandbox")
-        )
-        sent = {
-            "agent": [r.raw.decode("utf-8") for r in agent_server.requests],
-            "user": [r.raw.decode("utf-8") for r in user_server.requests],
-        }
+    presentation = CATALOG.presentation(NAME)
+    roles = {}
+    for role, (server, replies) in endpoints.items():
+        server.requests.clear()
+        replies.pending = [r["reply"] for r in conversation["requests"] if r["role"] == role]
+        roles[role] = ModelOptions(base_url=server.base_url)
+    assistant = CATALOG.build_assistant(
+        f"openai:{MODEL}", roles["agent"], presentation=presentation
+    )
+    user = CATALOG.build_user(f"openai:{MODEL}", roles["user"], presentation=presentation)
+
+    async def play() -> Any:
+        try:
+            return await support.play("dynamic", scenario, assistant, user, presentation=NAME)
+        finally:
+            for role in (assistant, user):
+                await role.aclose()  # type: ignore[attr-defined]
+
+    trajectory = asyncio.run(play())
+    sent = {
+        role: [r.raw.decode("utf-8") for r in server.requests]
+        for role, (server, _) in endpoints.items()
+    }
     counts = {"agent": 0, "user": 0}
     for request in conversation["requests"]:
         role = request["role"]
