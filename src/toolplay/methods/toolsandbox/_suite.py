@@ -19,7 +19,9 @@ name), which `toolplay validate --suite toolsandbox` plays to prove the scenario
 
 The suite is each base under the paper's 8 augmentation settings (`AUGMENTATION_SETTINGS`),
 ordered setting by setting; ids are the reference's names (`<name>@<setting>` when augmented).
-Loaded only when asked for (`--suite toolsandbox`).
+Loaded only when asked for (`--suite toolsandbox`). Its runs show the models what the reference
+shows them (presentation `toolsandbox`, `_presentation`) and check their setup against the
+paper's (`_paper`).
 """
 
 from __future__ import annotations
