@@ -191,7 +191,7 @@ def export_eval(src: Source) -> dict[str, Any]:
             and n.func.attr == "strip"
         ]
         if checks and strips and literal(checks[0].left) == literal(strips[0].args[0]):
-            tags[str(literal(test.left))] = src.entry(node, literal(checks[0].left))
+            tags[str(literal(test.left))] = src.entry(checks[0], literal(checks[0].left))
     if set(tags) != {"gpt", "llama", "zephyr", "mistral", "claude"}:
         raise ExportError(f"export: the family tags changed: {sorted(tags)}")
     out["family_tags"] = tags
