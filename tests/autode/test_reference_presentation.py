@@ -24,7 +24,7 @@ from toolplay.methods.autode import (
     reference_texts,
     without_tag,
 )
-from toolplay.roles import AssistantContext, UserContext
+from toolplay.roles import AssistantContext, UserContext, user_system_prompt
 from toolplay.scenarios import Scenario, Suite
 from toolplay.testing import ChatServer, scripted, text
 
@@ -328,14 +328,22 @@ def test_default_prompts_come_from_the_checkout(
     assert user["messages"][0]["content"].startswith(user_prompt)
 
 
-def test_a_checkout_without_prompts_is_refused_clearly(
+def test_a_checkout_without_prompts_falls_back_to_toolplay_s_and_says_so(
     server: ChatServer, autode_dir: Path, tmp_path: Path
 ) -> None:
     for part in ("datasets", "API_list.xlsx"):
         (tmp_path / part).symlink_to(autode_dir / part)
     scenario = support.load_suite(f"autode-data:{tmp_path}").scenarios[0]
-    with pytest.raises(ValueError, match="prompt_eng_system_v1.txt: cannot read"):
-        play(server, scenario)
+    play(server, scenario, max_rounds=1)
+    assistant, user = (r.body for r in server.requests)
+    assert assistant["messages"][0]["content"] == protocol_prompt(None, tools(scenario))
+    assert user["messages"][0]["content"] == user_system_prompt(scenario, None)
+    found = paper_departures(config(suite=f"autode-data:{tmp_path}?required=all"))
+    assert [d.split(":")[0] for d in found] == [
+        "the checkout has no prompts/prompt_eng_system_v1.txt",
+        "the checkout has no prompts/prompt_eng_user_v3.txt",
+    ]
+    assert paper_departures(config(suite=f"autode-data:{autode_dir}")) == []
 
 
 # -- the paper's setup --------------------------------------------------------------------------

@@ -16,9 +16,10 @@ the exported data) and Llama-2-7b-chat.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from toolplay.methods.autode._presentation import PRESENTATION, USER_PROMPT
+from toolplay.methods.autode._presentation import ASSISTANT_PROMPT, PRESENTATION, USER_PROMPT
 from toolplay.methods.autode._reference import reference_texts
 
 PROTOCOL = ("dynamic", "static", "autode-protocol", "autode-protocol-static")
@@ -42,6 +43,30 @@ def _sampling(options: Mapping[str, Any]) -> list[str]:
         f"{key}={options[key]!r}"
         for key in ("temperature", "seed", "max_tokens")
         if options.get(key) is not None
+    ]
+
+
+def _checkout_prompts(config: Mapping[str, Any]) -> Path | None:
+    """The prompt folder of the run's checkout (`autode-data:DIR[?...]`), None for another."""
+    kind, _, argument = str(config.get("suite") or "").partition(":")
+    if kind != "autode-data":
+        return None
+    return Path(argument.partition("?")[0] or ".").expanduser() / "prompts"
+
+
+def _missing_defaults(
+    config: Mapping[str, Any], play: Mapping[str, Any], static: bool
+) -> list[str]:
+    folder = _checkout_prompts(config)
+    if folder is None or config.get("presentation") not in (None, PRESENTATION):
+        return []
+    wanted = [("system_prompt", ASSISTANT_PROMPT, "assistant")]
+    if not static:
+        wanted.append(("user_prompt", USER_PROMPT, "user agent"))
+    return [
+        f"the checkout has no prompts/{name}: the {who} is briefed with toolplay's own prompt"
+        for key, name, who in wanted
+        if play.get(key) is None and not (folder / name).is_file()
     ]
 
 
@@ -104,7 +129,7 @@ def paper_departures(config: Mapping[str, Any]) -> list[str]:
     if assistant.get("wire") == "tools":
         out.append("the tools wire: the reference's gpt runs used the legacy functions format")
     play = _section(config, "play")
-    out += _prompt_departures(play, static)
+    out += _prompt_departures(play, static) + _missing_defaults(config, play, static)
     if not static:
         out += _user_departures(config)
         sent = _sampling(user)

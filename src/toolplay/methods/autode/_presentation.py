@@ -41,7 +41,8 @@ none (the endpoint's default).
 
 Default prompts: with no `--system-prompt` / `--user-prompt`, the checkout's
 `prompts/prompt_eng_system_v1.txt` (the gpt prompt) and `prompts/prompt_eng_user_v3.txt`, which
-every script of the reference uses for the user agent (`default_prompt`). Every text named here
+every script of the reference uses for the user agent (`default_prompt`; a checkout without
+them gets toolplay's own prompts, a departure the run warns about). Every text named here
 is read from the exported data (`_reference`) or the user's checkout, never typed.
 """
 
@@ -74,10 +75,6 @@ ASSISTANT_PROMPT = "prompt_eng_system_v1.txt"
 """The prompt of the reference's gpt runs, the default assistant prompt."""
 USER_PROMPT = "prompt_eng_user_v3.txt"
 """The user agent's prompt in every run of the reference."""
-
-
-class PromptFileError(ValueError):
-    """A default prompt the reference presentation reads from the checkout is missing."""
 
 
 def documentation(tools: Sequence[dict[str, Any]]) -> str | None:
@@ -127,29 +124,26 @@ def read_text_call(content: str, texts: ReferenceTexts | None = None) -> str | N
 
 
 @lru_cache(maxsize=64)
-def _read_prompt(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PromptFileError(
-            f"{path}: cannot read the reference's prompt ({exc.strerror}); the autode "
-            "presentation reads its default prompts from the AutoDE checkout's prompts/: give "
-            "--system-prompt / --user-prompt FILE, or --presentation toolplay"
-        ) from exc
+def _read_prompt(path: Path) -> str | None:
+    return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
-def default_prompt(scenario: Scenario, name: str) -> str | None:
-    """The reference's prompt file `name` from the scenario's checkout (None: the scenario
-    is not from an AutoDE checkout).
-
-    Raises:
-        PromptFileError: The checkout has no such file.
+def checkout_prompt(scenario: Scenario, name: str) -> Path | None:
+    """Where the scenario's AutoDE checkout keeps the prompt file `name` (None: the scenario
+    is not from a checkout).
     """
     autode = scenario.metadata.get("autode")
     folder = autode.get("prompts") if isinstance(autode, dict) else None
-    if not isinstance(folder, str):
-        return None
-    return _read_prompt(str(Path(folder) / name))
+    return Path(folder) / name if isinstance(folder, str) else None
+
+
+def default_prompt(scenario: Scenario, name: str) -> str | None:
+    """The reference's prompt file `name` from the scenario's checkout, read whole (None: not
+    from a checkout, or the checkout has no such file: the mode falls back to toolplay's own
+    prompt, and `paper_setup` names that departure).
+    """
+    path = checkout_prompt(scenario, name)
+    return None if path is None else _read_prompt(path)
 
 
 def _sampling(request: dict[str, Any], settings: ModelSettings, trial: int) -> dict[str, Any]:
