@@ -432,3 +432,18 @@ def test_answers_written_as_the_llama_prompts_ask_score_as_in_the_reference(
             assert summary["presentation"] == "autode" and summary.get("departures") is None
             assert summary["completed"] == 40 and summary["metrics"]["slot_f1"] == 1.0
             assert all("tools" not in r.body for r in server.requests)
+
+
+def test_the_user_agent_s_stop_marker_never_reaches_the_assistant(
+    bluetooth: Scenario, prompts: dict[str, str]
+) -> None:
+    answers = [
+        text("Which device? "),
+        text(" It's the watch. [DONE] \n"),
+        text('<func>{"deviceType": "watch"}</func>'),
+    ]
+    with ChatServer(scripted(answers)) as running:
+        trajectory = play(running, bluetooth, system_prompt=prompts["llama_v2"])
+        last = running.requests[-1].body["messages"][-1]
+    assert last == {"role": "user", "content": "It's the watch."}
+    assert support.score(bluetooth, trajectory).score == 1.0
