@@ -238,6 +238,12 @@ class Presentation:
             trial=context.trial,
         )
 
+    def read_user_reply(self, reply: ChatReply, context: UserContext) -> ChatReply:
+        """A model-driven user's answer as toolplay takes it (toolplay's: as the model gave it;
+        the user role strips its text).
+        """
+        return reply
+
 
 def toolplay_presentation(texts: Callable[[], PromptTexts] = PromptTexts) -> Presentation:
     """Toolplay's own presentation, its default prompts made of `texts`."""

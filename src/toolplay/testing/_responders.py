@@ -84,9 +84,16 @@ class ReferenceResponder:
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
         messages = request.get("messages") or []
-        if is_user_request(request):
+        if is_user_request(request) or self._flipped(messages):
             return self._as_user(messages)
         return self._as_assistant(messages)
+
+    def _flipped(self, messages: list[dict[str, Any]]) -> bool:
+        """A user simulator offered no tools (AutoDE's user agent): its chat has a known
+        scenario's opening as its own (`assistant`) turn, and no user turn says it.
+        """
+        said = {m.get("role") for m in messages if m.get("content") in self.by_opening}
+        return said == {"assistant"}
 
     def _scenario(self, opening: str | None) -> Scenario:
         scenario = self.by_opening.get(opening or "")
