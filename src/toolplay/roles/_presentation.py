@@ -34,7 +34,7 @@ from toolplay.clients import ChatReply, ModelSettings, Wire, on_wire
 from toolplay.messages import Message
 from toolplay.roles._texts import PromptTexts
 from toolplay.roles._user_briefing import END_CONVERSATION_TOOL, simulator_messages
-from toolplay.scenarios import Scenario, ScenarioSetup
+from toolplay.scenarios import CallExecutor, Scenario, ScenarioSetup
 from toolplay.tools import ToolPresentation
 
 if TYPE_CHECKING:
@@ -176,6 +176,14 @@ class Presentation:
         derived from the tools and the scenario's augmentations).
         """
         return offered
+
+    def executor(self, setup: ScenarioSetup) -> CallExecutor | None:
+        """What runs the assistant's calls and replays the reference (toolplay's: None, the
+        registry: validated arguments, all-or-nothing calls, toolplay's error texts). A
+        reference presentation returns its reference's way when the model can see the
+        difference (results, error texts, what the calls are shown as).
+        """
+        return None
 
     # -- the assistant's requests --------------------------------------------------------
 
