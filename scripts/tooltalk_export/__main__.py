@@ -86,10 +86,11 @@ def import_reference(ref: Path) -> dict[str, Any]:
     """The reference modules the export reads."""
     _stub_modules()
     sys.path.insert(0, str(ref / "src"))
-    from tooltalk import apis
     from tooltalk.apis import account
     from tooltalk.apis import api as api_module
     from tooltalk.evaluation import evaluate_openai, tool_executor
+
+    from tooltalk import apis
 
     return {
         "apis": apis,
@@ -148,13 +149,17 @@ class Exporter:
             if not isinstance(node, ast.Dict):
                 continue
             for key, value in zip(node.keys, node.values):
-                text = _template(value) if isinstance(value, (ast.Constant, ast.JoinedStr)) else None
+                text = (
+                    _template(value) if isinstance(value, (ast.Constant, ast.JoinedStr)) else None
+                )
                 is_exception = isinstance(key, ast.Constant) and key.value == "exception"
                 if is_exception and text is not None and text[0] is not None:
                     found.append((value.lineno, *text))
         found.sort()
         if len(found) != len(EXECUTOR_TEXTS):
-            raise SystemExit(f"{path}: expected {len(EXECUTOR_TEXTS)} executor texts, found {found}")
+            raise SystemExit(
+                f"{path}: expected {len(EXECUTOR_TEXTS)} executor texts, found {found}"
+            )
         where = self.rel(path)
         return {
             name: {"text": text, "kind": kind, "source": f"{where}:{line}"}
@@ -167,7 +172,9 @@ class Exporter:
         """Every API's function doc as `to_openai_doc` builds it."""
         for api in self.modules["apis"].ALL_APIS:
             self.rel(inspect.getsourcefile(api) or "")
-        return {api.__name__: api.to_openai_doc(disable_doc) for api in self.modules["apis"].ALL_APIS}
+        return {
+            api.__name__: api.to_openai_doc(disable_doc) for api in self.modules["apis"].ALL_APIS
+        }
 
     def orders(self) -> dict[str, Any]:
         """ALL_APIS' order and each suite's."""
@@ -175,7 +182,9 @@ class Exporter:
         self.rel(inspect.getsourcefile(apis) or "")
         return {
             "all": [api.__name__ for api in apis.ALL_APIS],
-            "suites": {suite.name: [api.__name__ for api in suite.apis] for suite in apis.ALL_SUITES},
+            "suites": {
+                suite.name: [api.__name__ for api in suite.apis] for suite in apis.ALL_SUITES
+            },
         }
 
     def system_prompt(self) -> dict[str, Any]:
@@ -307,9 +316,7 @@ def export(ref: Path, out: Path) -> None:
             "api_facts": "class attributes; inspect.signature of each API's call",
         },
         "source_sha256": {name: _sha256(ref / name) for name in sorted(exporter.read)},
-        "files_sha256": {
-            name: _sha256(out / name) for name in ("presentation.json", *COPIED)
-        },
+        "files_sha256": {name: _sha256(out / name) for name in ("presentation.json", *COPIED)},
         "format_version": FORMAT_VERSION,
     }
     text = json.dumps(provenance, indent=1) + "\n"

@@ -40,7 +40,11 @@ def position(request: dict[str, Any]) -> tuple[int, int]:
 
 def call(name: str, arguments: str, content: str | None = None) -> Message:
     """A legacy-format call answer."""
-    return {"role": "assistant", "content": content, "function_call": {"name": name, "arguments": arguments}}
+    return {
+        "role": "assistant",
+        "content": content,
+        "function_call": {"name": name, "arguments": arguments},
+    }
 
 
 def text(content: str | None) -> Message:
@@ -96,7 +100,11 @@ MALFORMED = ("truncated_json", "json_null", "python_dict", "empty_string")
 
 
 def malformed_call(kind: str, apis: list[dict[str, Any]]) -> Message:
-    first = apis[0]["request"] if apis else {"api_name": "CurrentWeather", "parameters": {"location": "Seattle"}}
+    first = (
+        apis[0]["request"]
+        if apis
+        else {"api_name": "CurrentWeather", "parameters": {"location": "Seattle"}}
+    )
     params = without_token(first["parameters"])
     if kind == "truncated_json":
         return call(first["api_name"], json.dumps(params)[:-1])
@@ -127,11 +135,21 @@ WEIRD = (
     ("SearchMessages", {"query": "x", "match_type": "some"}),
     ("AddReminder", {"task": "Pay électricité", "due_date": "tomorrow"}),
     ("FindAlarms", {"start_range": "10:00", "end_range": 7}),
-    ("ModifyEvent", {"event_id": "5480d946-2381", "new_name": "Renamed", "new_start_time": "2023-09-20 10:00:00"}),
+    (
+        "ModifyEvent",
+        {
+            "event_id": "5480d946-2381",
+            "new_name": "Renamed",
+            "new_start_time": "2023-09-20 10:00:00",
+        },
+    ),
     ("QueryUser", {}),
     ("HistoricWeather", {"location": "Seattle", "month": "Sept"}),
     ("SendMessage", {"receiver": "mstein", "message": ""}),
-    ("UpdateAccountInformation", {"password": "justforkicks123", "new_email": "x@y.z", "new_phone_number": "12"}),
+    (
+        "UpdateAccountInformation",
+        {"password": "justforkicks123", "new_email": "x@y.z", "new_phone_number": "12"},
+    ),
     ("CurrentWeather", {"location": "Seattle", "units": 1.50, "n": 1e3}),
     ("DeleteAlarm", {"alarm_id": ["5bff-dd80"]}),
     ("QueryUser", {"username": {"name": "mstein"}}),
@@ -161,7 +179,9 @@ class Policy:
         raise NotImplementedError
 
 
-def gt_calls(turn: dict[str, Any], *, with_token: bool = False, content: str | None = None) -> list[Message]:
+def gt_calls(
+    turn: dict[str, Any], *, with_token: bool = False, content: str | None = None
+) -> list[Message]:
     """The turn's ground-truth calls, as a model would send them (no session token)."""
     answers = []
     for api in turn.get("apis") or []:
@@ -187,7 +207,10 @@ class Fail(Policy):
     name = "fail"
 
     def plan(self, k: int, turn: dict[str, Any]) -> list[Message]:
-        return [failing_call(FAILURES[k % len(FAILURES)], turn.get("apis") or []), text(turn["text"])]
+        return [
+            failing_call(FAILURES[k % len(FAILURES)], turn.get("apis") or []),
+            text(turn["text"]),
+        ]
 
 
 class FailThenGroundTruth(Policy):
@@ -225,7 +248,11 @@ class ContentWithCall(Policy):
     name = "gt_content"
 
     def plan(self, k: int, turn: dict[str, Any]) -> list[Message]:
-        extra = call("CurrentWeather", json.dumps({"location": "Zürich ☂"}, ensure_ascii=False), "Un instant…")
+        extra = call(
+            "CurrentWeather",
+            json.dumps({"location": "Zürich ☂"}, ensure_ascii=False),
+            "Un instant…",
+        )
         return [extra, *gt_calls(turn, content="Let me check that for you."), text(turn["text"])]
 
 
@@ -237,7 +264,12 @@ class Relogin(Policy):
     def plan(self, k: int, turn: dict[str, Any]) -> list[Message]:
         user = self.conversation.get("user") or {}
         credentials = {"username": user.get("username"), "password": user.get("password")}
-        return [call("LogoutUser", "{}"), call("UserLogin", json.dumps(credentials)), *gt_calls(turn), text(turn["text"])]
+        return [
+            call("LogoutUser", "{}"),
+            call("UserLogin", json.dumps(credentials)),
+            *gt_calls(turn),
+            text(turn["text"]),
+        ]
 
 
 class WeirdValues(Policy):
@@ -256,14 +288,26 @@ class ActThenRead(Policy):
     name = "act_read"
 
     def plan(self, k: int, turn: dict[str, Any]) -> list[Message]:
-        now = datetime.strptime(self.conversation["metadata"]["timestamp"], "%Y-%m-%d %H:%M:%S")
+        stamp = self.conversation["metadata"]["timestamp"]
+        now = datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S")  # noqa: DTZ007 - dates only
         day, today = (now + timedelta(days=1)).strftime("%Y-%m-%d"), now.strftime("%Y-%m-%d")
         if k % 3 == 0:
-            event = {"name": "Capture check", "event_type": "event", "start_time": f"{day} 10:00:00", "end_time": f"{day} 11:00:00", "location": "Room 1"}
+            event = {
+                "name": "Capture check",
+                "event_type": "event",
+                "start_time": f"{day} 10:00:00",
+                "end_time": f"{day} 11:00:00",
+                "location": "Room 1",
+            }
             act = call("CreateEvent", json.dumps(event))
-            read = call("QueryCalendar", json.dumps({"start_time": f"{today} 00:00:00", "end_time": f"{day} 23:59:59"}))
+            read = call(
+                "QueryCalendar",
+                json.dumps({"start_time": f"{today} 00:00:00", "end_time": f"{day} 23:59:59"}),
+            )
         elif k % 3 == 1:
-            act = call("AddReminder", json.dumps({"task": "Capture check", "due_date": f"{day} 09:00:00"}))
+            act = call(
+                "AddReminder", json.dumps({"task": "Capture check", "due_date": f"{day} 09:00:00"})
+            )
             read = call("GetReminders", "{}")
         else:
             act = call("AddAlarm", json.dumps({"time": "06:45:00"}))
@@ -280,11 +324,34 @@ class ModifyThenRead(Policy):
     def plan(self, k: int, turn: dict[str, Any]) -> list[Message]:
         user = self.conversation.get("user") or {}
         if k % 2 == 0:
-            first = call("UpdateAccountInformation", json.dumps({"password": user.get("password"), "new_email": "partial@example.com", "new_phone_number": "12"}))
+            first = call(
+                "UpdateAccountInformation",
+                json.dumps(
+                    {
+                        "password": user.get("password"),
+                        "new_email": "partial@example.com",
+                        "new_phone_number": "12",
+                    }
+                ),
+            )
             read = call("GetAccountInformation", "{}")
         else:
-            first = call("ModifyEvent", json.dumps({"event_id": "5480d946-2381", "new_name": "Renamed", "new_start_time": "2023-09-20 10:00:00"}))
-            read = call("QueryCalendar", json.dumps({"start_time": "2023-09-01 00:00:00", "end_time": "2023-10-01 00:00:00"}))
+            first = call(
+                "ModifyEvent",
+                json.dumps(
+                    {
+                        "event_id": "5480d946-2381",
+                        "new_name": "Renamed",
+                        "new_start_time": "2023-09-20 10:00:00",
+                    }
+                ),
+            )
+            read = call(
+                "QueryCalendar",
+                json.dumps(
+                    {"start_time": "2023-09-01 00:00:00", "end_time": "2023-10-01 00:00:00"}
+                ),
+            )
         return [first, read, *gt_calls(turn), text(turn["text"])]
 
 

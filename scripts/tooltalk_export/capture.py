@@ -81,17 +81,33 @@ class Recorder:
 
         recorder = self
 
-        def request_raw(self: Any, method: str, url: str, *, params: Any = None,
-                        supplied_headers: Any = None, files: Any = None, stream: bool = False,
-                        request_id: Any = None, request_timeout: Any = None) -> Any:
-            _, _, data = self._prepare_request_raw(url, supplied_headers, method, params, files, request_id)
+        def request_raw(
+            self: Any,
+            method: str,
+            url: str,
+            *,
+            params: Any = None,
+            supplied_headers: Any = None,
+            files: Any = None,
+            stream: bool = False,
+            request_id: Any = None,
+            request_timeout: Any = None,
+        ) -> Any:
+            _, _, data = self._prepare_request_raw(
+                url, supplied_headers, method, params, files, request_id
+            )
             body = data.decode("utf-8")
             recorder.bodies.append(body)
             message = recorder.answer(json.loads(body))
             reason = "function_call" if "function_call" in message else "stop"
-            answer = {"id": "capture", "object": "chat.completion", "created": 0, "model": "m",
-                      "choices": [{"index": 0, "message": message, "finish_reason": reason}],
-                      "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}
+            answer = {
+                "id": "capture",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "m",
+                "choices": [{"index": 0, "message": message, "finish_reason": reason}],
+                "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+            }
             response = requests.Response()
             response.status_code = 200
             response._content = json.dumps(answer).encode("utf-8")
@@ -102,30 +118,55 @@ class Recorder:
         api_requestor.APIRequestor.request_raw = request_raw
 
 
-def capture(reference: Any, recorder: Recorder, data: Path, path: Path, setting: dict[str, Any]) -> list[dict[str, Any]]:
+def capture(
+    reference: Any, recorder: Recorder, data: Path, path: Path, setting: dict[str, Any]
+) -> list[dict[str, Any]]:
     """The requests of one conversation under one setting: position and body digest."""
     conversation = json.loads(path.read_text(encoding="utf-8"))
     recorder.bodies = []
     recorder.answer = POLICIES[setting["policy"]](conversation)
     with tempfile.TemporaryDirectory() as tmp:
-        flags = ["--dataset", str(path), "--database", str(data / "databases"), "--model", "gpt-4",
-                 "--output_dir", tmp, "--modes", "predict", "--reset",
-                 "--api_mode", setting.get("api_mode", "all")]
+        flags = [
+            "--dataset",
+            str(path),
+            "--database",
+            str(data / "databases"),
+            "--model",
+            "gpt-4",
+            "--output_dir",
+            tmp,
+            "--modes",
+            "predict",
+            "--reset",
+            "--api_mode",
+            setting.get("api_mode", "all"),
+        ]
         if setting.get("disable_documentation"):
             flags.append("--disable_documentation")
         reference.main(flags)
     out = []
     for body in recorder.bodies:
         turn, step = position(json.loads(body))
-        out.append({"turn": turn, "step": step, "sha256": hashlib.sha256(body.encode("utf-8")).hexdigest()})
+        out.append(
+            {"turn": turn, "step": step, "sha256": hashlib.sha256(body.encode("utf-8")).hexdigest()}
+        )
     return out
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("ref", nargs="?", type=Path, default=Path(os.environ.get("TOOLTALK_REF", str(REPO.parent / "shared" / "tooltalk-ref"))))
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "ref",
+        nargs="?",
+        type=Path,
+        default=Path(os.environ.get("TOOLTALK_REF", str(REPO.parent / "shared" / "tooltalk-ref"))),
+    )
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "tooltalk")
-    parser.add_argument("--out", type=Path, default=REPO / "tests" / "tooltalk" / "data" / "reference_requests.json")
+    parser.add_argument(
+        "--out", type=Path, default=REPO / "tests" / "tooltalk" / "data" / "reference_requests.json"
+    )
     args = parser.parse_args()
     reference = load_reference(args.ref)
     recorder = Recorder()
