@@ -21,12 +21,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from support import CATALOG, setup
+from toolplay.cli import app
 from toolplay.clients import ChatClient, ModelSettings
 from toolplay.conversation import PlayRequest, PlaySettings
 from toolplay.roles import ChatAssistant, ScriptedUser
 from toolplay.scenarios import Suite
+from toolplay.testing import ChatServer
 
 EXPORTER = Path(__file__).resolve().parents[2] / "scripts" / "tooltalk_export"
 sys.path.insert(0, str(EXPORTER))
@@ -36,6 +39,7 @@ sys.path.remove(str(EXPORTER))
 
 CAPTURED = json.loads((Path(__file__).parent / "data" / "reference_requests.json").read_text())
 PRESENTATION = {"all": "tooltalk", "suite": "tooltalk-suite", "exact": "tooltalk-exact"}
+runner = CliRunner()
 
 
 class PolicyBackend:
@@ -100,3 +104,30 @@ def test_the_captures_cover_every_setting_and_each_split() -> None:
     for conversations in CAPTURED["requests"].values():
         assert {file.split("/")[0] for file in conversations} == {"easy", "tooltalk"}
     assert sum(len(r) for c in CAPTURED["requests"].values() for r in c.values()) > 500
+
+
+def test_the_cli_sends_the_references_bytes_and_records_the_setup(
+    tooltalk_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`toolplay run --suite tooltalk:DIR` against an endpoint on 127.0.0.1: the bodies it
+    receives are the reference's; `config.json` names the presentation; a temperature the run
+    sets is sent and recorded as a departure from the paper's setup."""
+    file = "easy/AddAlarm-easy.json"
+    conversation = json.loads((tooltalk_dir / file).read_text())
+    expected = [r["sha256"] for r in CAPTURED["requests"]["gt"][file]]
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
+    for extra, departures in (([], []), (["--temperature", "0"], ["temperature 0.0 sent"])):
+        policy = _policies.POLICIES["gt"](conversation)
+        with ChatServer(policy) as server:
+            out = tmp_path / f"run{len(extra)}"
+            args = ["run", "--suite", f"tooltalk:{tooltalk_dir}", "--limit", "1"]
+            args += ["--assistant", "openai:gpt-4", "--base-url", server.base_url]
+            result = runner.invoke(app, [*args, "--out", str(out), *extra])
+            assert result.exit_code == 0, result.output
+            bodies = [json.dumps(r.body) for r in server.requests]
+        digests = [hashlib.sha256(b.encode()).hexdigest() for b in bodies]
+        assert (digests == expected) is not extra, bodies
+        assert json.loads((out / "config.json").read_text())["presentation"] == "tooltalk"
+        summary = json.loads((out / "summary.json").read_text())
+        found = summary.get("departures", [])
+        assert [d.split(":")[0] for d in found] == departures
