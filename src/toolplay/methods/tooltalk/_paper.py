@@ -53,6 +53,6 @@ def paper_departures(config: Mapping[str, Any]) -> list[str]:
             "content is the same)"
         )
     play = config.get("play") or {}
-    if play.get("system_prompt") is not None or play.get("prompt_context"):
+    if play.get("system_prompt") is not None:
         departures.append("a system prompt of the run's own: the paper's runs used ToolTalk's")
     return departures
