@@ -6,8 +6,9 @@ text, how every earlier message (calls, their argument text, results and errors)
 the tool schemas (names, order, descriptions), the sampling settings sent, the wire format,
 how a call is forced, how the answer is read (native tool calls, or calls written as text), and
 the same for a simulated user's requests; and, where a model can see the difference, how its
-calls run (`executor`: a reference's order of checks, error texts, partial writes). For a method's official data the method registers a
-presentation that sends what its reference sends, byte for byte; `Presentation` itself is
+calls run (`executor`: a reference's order of checks, error texts, partial writes). For a
+method's official data the method registers a presentation that sends what its reference
+sends, byte for byte; `Presentation` itself is
 toolplay's own (the `toolplay` presentation), which toolplay's own suites use. A run has one
 presentation (`RunConfig.presentation`, default: the suite's), recorded in `config.json`.
 
