@@ -8,9 +8,9 @@ how a call is forced, how the answer is read (native tool calls, or calls writte
 the same for a simulated user's requests; and, where a model can see the difference, how its
 calls run (`executor`: a reference's order of checks, error texts, partial writes). For a
 method's official data the method registers a presentation that sends what its reference
-sends, byte for byte; `Presentation` itself is
-toolplay's own (the `toolplay` presentation), which toolplay's own suites use. A run has one
-presentation (`RunConfig.presentation`, default: the suite's), recorded in `config.json`.
+sends, byte for byte; `Presentation` itself is toolplay's own (the `toolplay` presentation),
+which toolplay's own suites use. A run has one presentation (`RunConfig.presentation`, default:
+the suite's), recorded in `config.json`.
 
 A presentation is handed to the model-backed roles when they are built (`RoleRequest`) and to
 the modes with each `PlayRequest` (the system text and the tools the conversation shows). Roles
