@@ -16,7 +16,7 @@ from toolplay.catalog import Catalog, CatalogError, build_catalog
 from toolplay.conversation import Mode, PlayRequest
 from toolplay.messages import ToolCall
 from toolplay.roles import OracleAssistant, Presentation, ScriptedUser
-from toolplay.scenarios import Scenario, ScenarioSetup
+from toolplay.scenarios import CallExecutor, Scenario, ScenarioSetup
 from toolplay.scoring import ReferenceCheck, ScoringContext, score_trajectory
 from toolplay.tools import ToolCrash
 
@@ -29,11 +29,14 @@ class ValidationReport:
     failures: list[str] = field(default_factory=list)
 
 
-def check_reference_results(setup: ScenarioSetup, judge: ReferenceCheck | None) -> list[str]:
+def check_reference_results(
+    setup: ScenarioSetup, judge: ReferenceCheck | None, executor: CallExecutor | None = None
+) -> list[str]:
     """Replay reference calls in order; those marked `check` must reproduce their record.
 
     `judge` is the scenario's scorer's own test of a replayed call (default: the same result,
-    or a failure where an exception is recorded).
+    or a failure where an exception is recorded). `executor` runs them as the presentation's
+    reference did (default: toolplay's registry).
     """
     scenario = setup.scenario
     problems = []
@@ -43,9 +46,11 @@ def check_reference_results(setup: ScenarioSetup, judge: ReferenceCheck | None) 
         for c, call in enumerate(turn.calls):
             world.index += 1
             try:
-                outcome = registry.execute(
-                    world, ToolCall.from_args(f"v{t}_{c}", call.name, call.arguments)
-                )
+                if executor is not None:
+                    outcome = executor.replay(world, call)
+                else:
+                    request = ToolCall.from_args(f"v{t}_{c}", call.name, call.arguments)
+                    outcome = registry.execute(world, request)
             except ToolCrash as exc:
                 problems.append(
                     f"{scenario.id}: reference[{t}].calls[{c}] {call.name}: "
@@ -90,7 +95,9 @@ async def _validate(
     for scenario in scenarios:
         setup = catalog.setup(scenario)
         scorer = catalog.scorer(scenario.evaluation)
-        failures += check_reference_results(setup, scorer.reference_check)
+        failures += check_reference_results(
+            setup, scorer.reference_check, presentation.executor(setup)
+        )
         trajectory = await mode.play(PlayRequest(setup, oracle, user, presentation=presentation))
         if trajectory.termination in ("infrastructure_error", "assistant_error"):
             first_line = (trajectory.error or "").splitlines()[0:1]

@@ -90,4 +90,5 @@ def run_calls(bus: MessageBus, environment: Environment, turn: int | None = None
             error_code=outcome.code,
             error_fields=dict(outcome.fields) or None,
             turn=turn,
+            executed_arguments=outcome.executed_arguments,
         )

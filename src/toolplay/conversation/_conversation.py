@@ -58,8 +58,12 @@ class Conversation:
         self.setup = request.setup
         self.presentation = presentation or shown_tools(request)
         self.renamed = renamed(self.presentation)
+        self.executor = request.presentation.executor(self.setup)
+        """Runs the calls when the presentation brings its reference's way (else the registry)."""
         self.world = self.setup.new_world()
-        self.environment = Environment(self.world, self.setup.registry, self.presentation)
+        self.environment = Environment(
+            self.world, self.setup.registry, self.presentation, self.executor
+        )
         self.bus = MessageBus()
         self.prompt = prompt
         self.usage = Usage()
@@ -71,7 +75,9 @@ class Conversation:
     def use_world(self, world: World) -> None:
         """Act on `world` from now on (static modes rebuild the world for every turn)."""
         self.world = world
-        self.environment = Environment(world, self.setup.registry, self.presentation)
+        self.environment = Environment(
+            world, self.setup.registry, self.presentation, self.executor
+        )
 
     def _over_budget(self, limit: int | None) -> bool:
         """The presentation's own length rule (`Presentation.budget_used`) says stop."""

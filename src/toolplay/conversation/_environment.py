@@ -30,6 +30,7 @@ import logging
 from collections.abc import Callable, Sequence
 
 from toolplay.messages import ToolCall
+from toolplay.scenarios import CallExecutor
 from toolplay.tools import Registry, ToolOutcome, ToolPresentation
 from toolplay.world import World
 
@@ -138,15 +139,22 @@ class Environment:
     Calls arrive under the names the assistant was shown; `presentation` maps them to the real
     tools. A name that was not shown is an unknown tool; every tool that was shown runs,
     distraction tools included (as in the reference, where an offered distractor is a real
-    tool), so `registry` holds every tool the world can run and the presentation gates it.
+    tool), so `registry` holds every tool the world can run and the presentation gates it. An
+    `executor` (a reference presentation's) runs every call itself instead (a shown name
+    mapped to its tool, any other name as given: the executor decides what an unknown name is).
     """
 
     def __init__(
-        self, world: World, registry: Registry, presentation: ToolPresentation | None = None
+        self,
+        world: World,
+        registry: Registry,
+        presentation: ToolPresentation | None = None,
+        executor: CallExecutor | None = None,
     ) -> None:
         self.world = world
         self.registry = registry
         self.presentation = presentation or ToolPresentation.plain(registry)
+        self.executor = executor
 
     def execute(self, call: ToolCall, index: int) -> ToolOutcome:
         """Run one call, recording world changes against message `index`."""
@@ -154,6 +162,11 @@ class Environment:
         return self._run(self.world, call)
 
     def _run(self, world: World, call: ToolCall) -> ToolOutcome:
+        if self.executor is not None:
+            real = self.presentation.real_name(call.name)
+            if real is not None and real != call.name:
+                call = call.model_copy(update={"name": real})
+            return self.executor.execute(world, call)
         real = self.presentation.real_name(call.name)
         if real is None:
             shown = ", ".join(self.presentation.names) or "none"

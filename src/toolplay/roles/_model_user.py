@@ -52,6 +52,7 @@ class ModelUser(ChatModelRole):
         while True:
             request = self.presentation.user_request(self.model, self.model_settings, context)
             reply = await self.client.complete(request, trial=context.trial)
+            reply = self.presentation.read_user_reply(reply, context)
             usage = usage.add(reply.usage)
             ends = [call for call in reply.tool_calls if call.name == "end_conversation"]
             if not ends:

@@ -92,6 +92,8 @@ class ToolOutcome:
     result: Any = None
     error: str | None = None
     error_type: ErrorType | None = None
+    executed_arguments: str | None = None
+    """The call's arguments as executed, when the executor changed them (`Message`)."""
     code: str | None = None
     """The failed condition, for presentations with their own error texts (module docstring)."""
     fields: Mapping[str, str] = field(default_factory=dict)

@@ -10,12 +10,20 @@ from typing import TYPE_CHECKING
 
 from toolplay.conversation import Mode
 from toolplay.methods.autode._data import import_autode_data
+from toolplay.methods.autode._paper import paper_departures
+from toolplay.methods.autode._presentation import (
+    AutodePresentation,
+    call_style,
+    read_text_call,
+)
 from toolplay.methods.autode._protocol import (
     autode_protocol_modes,
     play_autode_protocol,
     play_autode_protocol_static,
     protocol_prompt,
+    without_tag,
 )
+from toolplay.methods.autode._reference import ReferenceTexts, reference_texts
 from toolplay.methods.autode._replay import AutodeResultsReplay, build_results_replay
 from toolplay.methods.autode._scorer import slots_scorer
 from toolplay.methods.autode._scoring import aggregate_slots, score_slots
@@ -30,20 +38,27 @@ if TYPE_CHECKING:
 
 __all__ = [
     "register",
+    "AutodePresentation",
     "AutodeResultsReplay",
+    "ReferenceTexts",
     "build_results_replay",
     "SlotLabel",
     "aggregate_slots",
     "autode_protocol_modes",
     "autode_suite",
+    "call_style",
     "clean_prediction",
     "import_autode_data",
+    "paper_departures",
     "play_autode_protocol",
     "play_autode_protocol_static",
     "protocol_prompt",
+    "read_text_call",
+    "reference_texts",
     "score_slots",
     "slot_label",
     "slot_scores",
+    "without_tag",
 ]
 
 
@@ -63,8 +78,9 @@ def _autode_scripts(argument: str, context: LoadContext) -> Suite:
 
 
 def register(catalog: Catalog) -> None:
-    """Register AutoDE's scorer (`slots`), modes, `autode` suite and importers."""
+    """Register AutoDE's scorer (`slots`), modes, presentation, `autode` suite and importers."""
     catalog.add_scorer(slots_scorer())
+    catalog.add_presentation(AutodePresentation())
     catalog.add_mode(
         Mode(
             "autode-static",

@@ -8,11 +8,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from toolplay.methods.tooltalk._call_rules import Call, calls_match
+from toolplay.methods.tooltalk._executor import ReferenceExecutor
 from toolplay.methods.tooltalk._importer import import_tooltalk, load_databases, tooltalk_turns
+from toolplay.methods.tooltalk._paper import paper_departures
+from toolplay.methods.tooltalk._presentation import TooltalkPresentation, tooltalk_presentations
 from toolplay.methods.tooltalk._replay import ReplayAssistant, build_replay_assistant
 from toolplay.methods.tooltalk._scorer import tooltalk_scorer
 from toolplay.methods.tooltalk._scoring import reproduces_reference, score_tooltalk
 from toolplay.methods.tooltalk._summary import DEFAULT_SPLIT, aggregate_tooltalk
+from toolplay.roles import PromptTexts
 
 if TYPE_CHECKING:
     from toolplay.catalog import Catalog
@@ -21,12 +25,15 @@ __all__ = [
     "register",
     "Call",
     "DEFAULT_SPLIT",
+    "ReferenceExecutor",
     "ReplayAssistant",
+    "TooltalkPresentation",
     "aggregate_tooltalk",
     "build_replay_assistant",
     "calls_match",
     "import_tooltalk",
     "load_databases",
+    "paper_departures",
     "reproduces_reference",
     "score_tooltalk",
     "tooltalk_turns",
@@ -37,6 +44,11 @@ TOOLTALK_DATA = "ToolTalk data folder (databases/ plus one folder of conversatio
 
 
 def register(catalog: Catalog) -> None:
-    """Register ToolTalk's importer (`tooltalk:DIR`) and scorer (`tooltalk`)."""
+    """Register ToolTalk's importer (`tooltalk:DIR`), scorer (`tooltalk`) and reference
+    presentations (`tooltalk`, the default of `tooltalk:DIR`; `tooltalk-suite`, `tooltalk-exact`).
+    """
     catalog.add_scorer(tooltalk_scorer())
     catalog.add_importer("tooltalk", import_tooltalk, TOOLTALK_DATA, "DIR")
+    own = catalog.presentations.get("toolplay")
+    for presentation in tooltalk_presentations(own.texts if own is not None else PromptTexts):
+        catalog.add_presentation(presentation)
