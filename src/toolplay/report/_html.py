@@ -6,7 +6,9 @@ turn-count distributions), the breakdown tables, infrastructure errors, and a sc
 browser (filters: text, category, augmentation, failed only) with a trajectory viewer per
 scenario: the conversation with each party's view, tool calls with arguments and results or
 errors, world changes under the message that made them, and the milestone → message mapping,
-minefields and call matches when the scorer recorded them.
+minefields and call matches when the scorer recorded them. With a simulated user, a panel
+counts its errors per kind and sets each headline metric beside its value without the trials
+that have one; the viewer marks each flagged user message with the check's evidence.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from toolplay.analysis._metrics import (
     trial_rows,
 )
 from toolplay.analysis._run_data import ReportError, RunData, RunEntry, load_run
-from toolplay.analysis._significance import run_scorers
+from toolplay.analysis._significance import run_catalog
 from toolplay.messages import Usage
 from toolplay.report._evidence import extract_evidence
 from toolplay.report._glossary import GlossaryRow, glossary
@@ -44,6 +46,7 @@ from toolplay.report._sections import (
     group_chart,
     termination_chart,
 )
+from toolplay.report._user_errors import user_error_context
 from toolplay.runs import RunSummary
 from toolplay.store import write_atomic
 
@@ -210,16 +213,25 @@ def _entry(entry: RunEntry) -> dict[str, Any]:
         if score is None or score.evidence is None
         else score.evidence.model_dump(mode="json"),
         "evidence": extract_evidence(None if score is None else score.evidence),
+        "user_errors": []
+        if score is None or score.user_errors is None
+        else [e.model_dump(mode="json") for e in score.user_errors.errors],
+        "user_error_count": 0
+        if score is None or score.user_errors is None
+        else len(score.user_errors.errors),
     }
 
 
 def _glossary(run: RunData) -> list[GlossaryRow]:
-    """The glossary rows of the methods this run used (and the figures every run has)."""
+    """The glossary rows of the methods this run used (and the figures every run has; the
+    user-error checks' when the run has a simulated user).
+    """
     try:
-        scorers = run_scorers([run])
+        catalog = run_catalog([run])
     except ReportError:  # a plugin of the run no longer loads: the built-ins still explain
-        scorers = run_scorers([])
-    return glossary(scorers, {e.evaluation for e in run.entries})
+        catalog = run_catalog([])
+    checks = catalog.user_checks.values() if run.summary and run.summary.user_errors else ()
+    return glossary(catalog.scorers, {e.evaluation for e in run.entries}, checks)
 
 
 def build_report(run: RunData) -> str:
@@ -291,6 +303,7 @@ def build_report(run: RunData) -> str:
         groups=group_tables,
         errors=error_items(run),
         glossary=_glossary(run),
+        user_errors=user_error_context(summary),
     )
 
 

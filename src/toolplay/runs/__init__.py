@@ -48,12 +48,22 @@ from toolplay.runs._summary import (
 from toolplay.runs._trial import TrialOutcome, scenario_info
 from toolplay.runs._trials import TrialStatistics, succeeded, trial_statistics
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
+from toolplay.runs._user_errors import (
+    KindCount,
+    UserErrorSummary,
+    WithoutUserErrors,
+    user_error_summary,
+)
 
 __all__ = [
     "CEILING",
     "FLOOR",
     "Baselines",
     "Executor",
+    "KindCount",
+    "UserErrorSummary",
+    "WithoutUserErrors",
+    "user_error_summary",
     "LocalExecutor",
     "TrialOutcome",
     "play_baselines",

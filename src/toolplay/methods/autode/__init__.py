@@ -23,6 +23,7 @@ from toolplay.methods.autode._scripts import autode_suite
 from toolplay.methods.autode._slot_label import SlotLabel, slot_label
 from toolplay.methods.autode._slots import clean_prediction, slot_scores
 from toolplay.methods.autode._static import play_autode_static
+from toolplay.methods.autode._user_facts import AUTODE_FACTS, read_autode_facts
 from toolplay.scenarios import LoadContext, Suite
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ __all__ = [
     "play_autode_protocol",
     "play_autode_protocol_static",
     "protocol_prompt",
+    "read_autode_facts",
     "score_slots",
     "slot_label",
     "slot_scores",
@@ -63,8 +65,11 @@ def _autode_scripts(argument: str, context: LoadContext) -> Suite:
 
 
 def register(catalog: Catalog) -> None:
-    """Register AutoDE's scorer (`slots`), modes, `autode` suite and importers."""
+    """Register AutoDE's scorer (`slots`), modes, `autode` suite and importers, and the slot
+    values its users' scripts fix (for the user-error checks).
+    """
     catalog.add_scorer(slots_scorer())
+    catalog.add_user_facts(AUTODE_FACTS)
     catalog.add_mode(
         Mode(
             "autode-static",

@@ -1,0 +1,120 @@
+"""The simulated user's errors as readers see them, in the terminal and the report.
+
+Reads the summary's `user_errors` section (`runs.UserErrorSummary`): the errors per kind
+(messages and trials), the share of trials with any, and each headline metric over all scored
+trials beside the same metric over the trials without a user error, with its interval. A
+summary without the section (a scripted user, or a run scored before the checks existed)
+shows nothing: `toolplay score RUN_DIR` adds it to an old run.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from toolplay.analysis._metrics import COUNT_KEYS, fmt, ordered_metrics
+from toolplay.report._intervals import interval_text
+from toolplay.runs import RunSummary, UserErrorSummary
+
+__all__ = [
+    "MetricWithout",
+    "render_user_errors",
+    "user_error_context",
+    "user_error_note",
+    "without_rows",
+]
+
+
+class MetricWithout(NamedTuple):
+    """One headline metric over every scored trial and over those without a user error."""
+
+    name: str
+    all_trials: str
+    without: str
+    interval: str
+
+
+def user_error_note(section: UserErrorSummary) -> str:
+    """One sentence: how many trials had a user error, and what happens to them."""
+    share = "" if section.share_with_errors is None else f" ({section.share_with_errors:.0%})"
+    return (
+        f"{section.trials_with_errors} of {section.trials} checked trial(s){share} have at least "
+        f"one user error, in {section.messages_with_errors} of {section.messages_checked} "
+        "simulator-written user message(s); they are kept and scored as played."
+    )
+
+
+def without_rows(summary: RunSummary) -> list[MetricWithout]:
+    """Each headline metric beside its value without the trials that have a user error."""
+    section = summary.user_errors
+    if section is None:
+        return []
+    clean = section.without_user_errors
+    kept = dict(ordered_metrics(clean.metrics))
+    rows = []
+    for name, value in ordered_metrics(summary.metrics):
+        if name in COUNT_KEYS:
+            continue
+        interval = clean.intervals.get(name)
+        rows.append(
+            MetricWithout(
+                name, fmt(value), fmt(kept.get(name)), interval_text(interval) if interval else "-"
+            )
+        )
+    return rows
+
+
+def _table(title: str, *columns: str) -> Table:
+    table = Table(title=title, title_justify="left", title_style="bold", header_style="dim")
+    for i, column in enumerate(columns):
+        table.add_column(column, justify="right" if i else "left", overflow="fold")
+    return table
+
+
+def render_user_errors(summary: RunSummary, console: Console) -> None:
+    """Print the user errors per kind and the metrics without them (nothing when absent)."""
+    section = summary.user_errors
+    if section is None:
+        return
+    kinds = _table("Simulated user errors", "kind", "messages", "trials")
+    for kind, count in section.by_kind.items():
+        kinds.add_row(Text(kind), Text(fmt(count.messages)), Text(fmt(count.trials)))
+    console.print(kinds)
+    console.print(Text(user_error_note(section)), soft_wrap=True)
+    clean = section.without_user_errors
+    level = ""
+    if summary.uncertainty is not None:
+        level = f"{summary.uncertainty.settings.level * 100:g}% "
+    table = _table(
+        f"Without the trials with a user error ({clean.trials} trial(s), "
+        f"{clean.scenarios} scenario(s))",
+        "metric",
+        "all",
+        "without",
+        f"{level}CI",
+    )
+    for row in without_rows(summary):
+        table.add_row(*(Text(cell) for cell in row))
+    console.print(table)
+
+
+def user_error_context(summary: RunSummary | None) -> dict[str, object] | None:
+    """What the report's *Simulated user errors* panel shows (None: no such section)."""
+    section = None if summary is None else summary.user_errors
+    if summary is None or section is None:
+        return None
+    level = ""
+    if summary.uncertainty is not None:
+        level = f"{summary.uncertainty.settings.level * 100:g}% "
+    return {
+        "note": user_error_note(section),
+        "kinds": [(k, fmt(c.messages), fmt(c.trials)) for k, c in section.by_kind.items()],
+        "share": fmt(section.share_with_errors),
+        "clean_trials": section.without_user_errors.trials,
+        "clean_scenarios": section.without_user_errors.scenarios,
+        "ci_header": f"{level}CI",
+        "metrics": without_rows(summary),
+    }

@@ -1,0 +1,199 @@
+"""The checks on what a simulated user states: invented, leaked, and off-script values.
+
+- `invented_information`: a message states a concrete value (phone number, email, id, date,
+  time, weekday, amount, number of two or more digits, or a name) that appears nowhere in what
+  the user was given (its briefing) or shown before it (the assistant's messages, and its own
+  earlier ones, so each invention is flagged where it is first said).
+- `leaked_information`: a message states a fact its briefing says to withhold (`UserFacts.
+  withheld`), before the assistant has stated it itself.
+- `script_deviation`: a message states a value of the same kind as one of the script's slot
+  values (`UserFacts.slots`) that is none of them and appears nowhere in what the user knows:
+  the script fixed it, the user said another. Such a value is not also counted as invented.
+
+Each errs on the side of not flagging (see `_values`): a value written in a form the extractor
+does not read is not seen at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from toolplay.messages import Message, Trajectory
+from toolplay.users._briefing import UserBriefing, model_messages
+from toolplay.users._findings import UserError
+from toolplay.users._values import (
+    Value,
+    digit_runs,
+    name_tokens,
+    same_value,
+    stated,
+    values_in,
+    word_set,
+)
+
+
+@dataclass(frozen=True)
+class Known:
+    """What the user knew when it wrote a message: values, digit runs and words."""
+
+    values: tuple[Value, ...]
+    digits: frozenset[str]
+    words: frozenset[str]
+
+    @classmethod
+    def of(cls, texts: Iterable[str]) -> Known:
+        """Everything `texts` state."""
+        texts = list(texts)
+        return cls(
+            values=tuple(v for t in texts for v in values_in(t)),
+            digits=frozenset(d for t in texts for d in digit_runs(t)),
+            words=frozenset(w for t in texts for w in word_set(t)),
+        )
+
+    def states(self, value: Value) -> bool:
+        """Whether `value` is among what was known."""
+        return stated(value, self.values, set(self.digits))
+
+
+def seen_before(trajectory: Trajectory, message: Message) -> list[str]:
+    """The texts the user saw before `message`: the assistant's and its own earlier messages."""
+    return [
+        m.content
+        for m in trajectory.messages[: message.index]
+        if m.content and m.sender in ("user", "assistant") and "user" in m.visible_to
+    ]
+
+
+def _known(trajectory: Trajectory, briefing: UserBriefing, message: Message) -> Known:
+    return Known.of([*briefing.texts, *seen_before(trajectory, message)])
+
+
+def _slot_values(briefing: UserBriefing) -> list[Value]:
+    out = []
+    for value in briefing.facts.slots.values():
+        if isinstance(value, bool) or value is None:
+            continue
+        out += values_in(str(value))
+    return out
+
+
+def _deviations(
+    message: Message, known: Known, slots: Sequence[Value]
+) -> list[tuple[Value, Value]]:
+    """(stated value, the script's value of that kind) for each off-script value."""
+    out = []
+    for value in values_in(message.content or ""):
+        same_kind = [s for s in slots if s.kind == value.kind]
+        if not same_kind or any(same_value(value, s) for s in same_kind):
+            continue
+        if not known.states(value):
+            out.append((value, same_kind[0]))
+    return out
+
+
+def invented_information(trajectory: Trajectory, briefing: UserBriefing) -> list[UserError]:
+    """Values and names the user states that it was never given (module docstring)."""
+    errors: list[UserError] = []
+    slots = _slot_values(briefing)
+    for message in model_messages(trajectory, briefing):
+        known = _known(trajectory, briefing, message)
+        deviating = {v.start for v, _ in _deviations(message, known, slots)}
+        text = message.content or ""
+        new = [v.text for v in values_in(text) if v.start not in deviating and not known.states(v)]
+        new += [name for name, _ in name_tokens(text) if name.lower() not in known.words]
+        if new:
+            shown = ", ".join(repr(v) for v in dict.fromkeys(new))
+            errors.append(
+                UserError(
+                    kind="invented_information",
+                    message_index=message.index,
+                    evidence=f"states {shown}, which appear(s) nowhere in the user's briefing "
+                    "or in what it was told before",
+                    values=list(dict.fromkeys(new)),
+                )
+            )
+    return errors
+
+
+_NORMAL = re.compile(r"[^a-z0-9]+")
+
+
+def _normal(text: str) -> str:
+    return " " + _NORMAL.sub(" ", text.lower()).strip() + " "
+
+
+def fact_stated(fact: str, text: str) -> bool:
+    """Whether `text` states `fact`: one of the fact's concrete values, or, for a fact without
+    any, its words in order (case and punctuation aside).
+    """
+    values = values_in(fact)
+    if values:
+        said = values_in(text)
+        return any(same_value(v, s) for v in values for s in said)
+    wanted = _normal(fact)
+    return len(wanted.strip()) >= 3 and wanted in _normal(text)
+
+
+def withheld_fact(sentence: str) -> str:
+    """The fact a withheld sentence states: `It should be X` -> `X`, `A is B` -> `B` when B
+    holds a value, otherwise the sentence itself.
+    """
+    text = sentence.strip().rstrip(".")
+    found = re.match(r"(?i)it should (?:be|say|read)\s+(.*)", text)
+    if found:
+        return found.group(1).strip()
+    return text
+
+
+def leaked_information(trajectory: Trajectory, briefing: UserBriefing) -> list[UserError]:
+    """Facts the briefing says to withhold, stated before the assistant stated them."""
+    errors: list[UserError] = []
+    facts = [withheld_fact(f) for f in briefing.facts.withheld]
+    if not facts:
+        return errors
+    for message in model_messages(trajectory, briefing):
+        said_before = [
+            m.content
+            for m in trajectory.messages[: message.index]
+            if m.content and m.sender == "assistant"
+        ]
+        leaked = [
+            f
+            for f in facts
+            if fact_stated(f, message.content or "")
+            and not any(fact_stated(f, t) for t in said_before)
+        ]
+        if leaked:
+            errors.append(
+                UserError(
+                    kind="leaked_information",
+                    message_index=message.index,
+                    evidence="states what its briefing says to withhold (the answer the "
+                    "assistant must find): " + "; ".join(repr(f) for f in leaked),
+                    values=leaked,
+                )
+            )
+    return errors
+
+
+def script_deviation(trajectory: Trajectory, briefing: UserBriefing) -> list[UserError]:
+    """Slot values stated otherwise than the script fixes them (module docstring)."""
+    errors: list[UserError] = []
+    slots = _slot_values(briefing)
+    if not slots:
+        return errors
+    for message in model_messages(trajectory, briefing):
+        found = _deviations(message, _known(trajectory, briefing, message), slots)
+        if found:
+            pairs = "; ".join(f"{v.text!r} where the script says {s.text!r}" for v, s in found)
+            errors.append(
+                UserError(
+                    kind="script_deviation",
+                    message_index=message.index,
+                    evidence=f"states {pairs}",
+                    values=[v.text for v, _ in found],
+                )
+            )
+    return errors
