@@ -46,7 +46,7 @@ from toolplay.report._sections import (
     group_chart,
     termination_chart,
 )
-from toolplay.report._user_errors import user_error_context
+from toolplay.report._user_errors import judged_by_trial, review_context, user_error_context
 from toolplay.runs import RunSummary
 from toolplay.store import write_atomic
 
@@ -263,7 +263,8 @@ def build_report(run: RunData) -> str:
         )
     usage = _usage(run)
     suite = summary.suite_name if summary is not None else run.describe("suite")
-    entries = [_entry(e) for e in run.entries]
+    judged = judged_by_trial(run)
+    entries = [{**_entry(e), "judged": judged.get((e.id, e.trial), [])} for e in run.entries]
     return render_page(
         "report.html.jinja",
         script="report.js",
@@ -304,6 +305,7 @@ def build_report(run: RunData) -> str:
         errors=error_items(run),
         glossary=_glossary(run),
         user_errors=user_error_context(summary),
+        reviews=review_context(run),
     )
 
 

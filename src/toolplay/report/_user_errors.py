@@ -4,7 +4,8 @@ Reads the summary's `user_errors` section (`runs.UserErrorSummary`): the errors 
 (messages and trials), the share of trials with any, and each headline metric over all scored
 trials beside the same metric over the trials without a user error, with its interval. A
 summary without the section (a scripted user, or a run scored before the checks existed)
-shows nothing: `toolplay score RUN_DIR` adds it to an old run.
+shows nothing: `toolplay score RUN_DIR` adds it to an old run. A judge model's reviews
+(`toolplay review`, stored beside the run) are shown per judge and per trial.
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ from rich.table import Table
 from rich.text import Text
 
 from toolplay.analysis._metrics import COUNT_KEYS, fmt, ordered_metrics
+from toolplay.analysis._run_data import RunData
 from toolplay.report._intervals import interval_text
 from toolplay.runs import RunSummary, UserErrorSummary
 
 __all__ = [
     "MetricWithout",
+    "judged_by_trial",
+    "review_context",
     "render_user_errors",
     "user_error_context",
     "user_error_note",
@@ -118,3 +122,45 @@ def user_error_context(summary: RunSummary | None) -> dict[str, object] | None:
         "ci_header": f"{level}CI",
         "metrics": without_rows(summary),
     }
+
+
+def review_context(run: RunData) -> list[dict[str, object]]:
+    """What the report's *Judge reviews* panel shows: one block per judge (`toolplay review`)."""
+    out: list[dict[str, object]] = []
+    for review in run.reviews:
+        s = review.summary
+        out.append(
+            {
+                "judge": s.judge,
+                "model": fmt(s.judge_settings.get("model")),
+                "facts": [
+                    ("reviewed", fmt(s.reviewed)),
+                    ("malformed answers", fmt(s.malformed)),
+                    ("pending", fmt(s.pending)),
+                    ("user errors tagged", fmt(s.errors)),
+                    *((f"severity {k}", fmt(v)) for k, v in s.by_severity.items()),
+                ],
+                "agreement": [
+                    (k, fmt(a.both), fmt(a.judge_only), fmt(a.checks_only))
+                    for k, a in s.agreement.items()
+                ],
+            }
+        )
+    return out
+
+
+def judged_by_trial(run: RunData) -> dict[tuple[str, int], list[dict[str, object]]]:
+    """Each trial's verdicts, one per judge, as the viewer shows them."""
+    out: dict[tuple[str, int], list[dict[str, object]]] = {}
+    for review in run.reviews:
+        for verdict in review.verdicts:
+            out.setdefault((verdict.scenario_id, verdict.trial), []).append(
+                {
+                    "judge": review.summary.judge,
+                    "status": verdict.status,
+                    "problem": verdict.problem,
+                    "raw": verdict.raw,
+                    "errors": [e.model_dump(mode="json") for e in verdict.errors],
+                }
+            )
+    return out

@@ -25,6 +25,15 @@ from toolplay.runs._lines import (
 )
 from toolplay.runs._preflight import RunError
 from toolplay.runs._resume import default_out, stored_settings
+from toolplay.runs._review import (
+    REVIEWS_DIR,
+    Agreement,
+    ReviewSummary,
+    StoredReview,
+    judge_slug,
+    load_reviews,
+    review_run,
+)
 from toolplay.runs._runner import (
     RunStats,
     execute_run,
@@ -59,6 +68,13 @@ __all__ = [
     "CEILING",
     "FLOOR",
     "Baselines",
+    "Agreement",
+    "REVIEWS_DIR",
+    "ReviewSummary",
+    "StoredReview",
+    "judge_slug",
+    "load_reviews",
+    "review_run",
     "Executor",
     "KindCount",
     "UserErrorSummary",

@@ -22,9 +22,21 @@ from toolplay.users._briefing import (
 from toolplay.users._builtin import UserChecking, builtin_user_checks, check_user
 from toolplay.users._facts_checks import fact_stated, withheld_fact
 from toolplay.users._findings import CheckFunction, UserCheck, UserError, UserErrors
+from toolplay.users._judge import (
+    JUDGE_PROMPT_VERSION,
+    JudgedError,
+    JudgeVerdict,
+    judge_request,
+    read_verdict,
+)
 from toolplay.users._values import Value, name_tokens, same_value, values_in
 
 __all__ = [
+    "JUDGE_PROMPT_VERSION",
+    "JudgeVerdict",
+    "JudgedError",
+    "judge_request",
+    "read_verdict",
     "CheckFunction",
     "UserBriefing",
     "UserCheck",

@@ -393,6 +393,21 @@
         mark(u.message_index, el("span", "badge user-error", "✖ user error: " + u.kind + " · " + u.evidence));
       }
     }
+    for (const j of e.judged || []) {
+      if (j.status !== "ok") {
+        add(view, el("div", "notes", "Judge " + j.judge + ": malformed answer (" + (j.problem || "?") + "), kept as such"));
+        continue;
+      }
+      if (!j.errors.length) {
+        add(view, el("div", "notes", "Judge " + j.judge + ": no user error"));
+        continue;
+      }
+      add(view, evidenceTable("Judge " + j.judge + ": user errors", ["kind", "message", "severity", "explanation"],
+        j.errors.map((u) => [u.kind, jump(u.message_index), u.severity, u.explanation])));
+      for (const u of j.errors) {
+        mark(u.message_index, el("span", "badge judged", "◇ judge: " + u.kind + " (" + u.severity + ") · " + u.explanation));
+      }
+    }
     if (ev.error_types && ev.error_types.length) {
       add(view, el("div", "notes", "Error types: " + ev.error_types.join(" · ")));
     }
