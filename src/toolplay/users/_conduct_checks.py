@@ -150,7 +150,7 @@ def role_confusion(trajectory: Trajectory, briefing: UserBriefing) -> list[UserE
     return errors
 
 
-REPEAT_RATIO = 0.9
+REPEAT_RATIO = 0.85
 """Similarity (difflib ratio of the normalised texts) from which a message repeats another."""
 
 SHORT_WORDS = 3
