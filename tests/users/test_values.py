@@ -9,6 +9,9 @@ from hypothesis import strategies as st
 from toolplay.users import name_tokens, same_value, values_in
 
 
+UUID = "9e137f06-916a-5310-8174-cf0b7e9f7054"
+
+
 def kinds(text: str) -> list[tuple[str, str]]:
     return [(v.kind, v.key) for v in values_in(text)]
 
