@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from toolplay.users import name_tokens, same_value, values_in
 
-
 UUID = "9e137f06-916a-5310-8174-cf0b7e9f7054"
 
 
