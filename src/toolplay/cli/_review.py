@@ -2,8 +2,8 @@
 
 Parses the judge's options into `ModelOptions` and calls `runs.review_run`, which stores the
 verdicts beside the run (`RUN/reviews/<judge>/`), resumably; then prints what the judge found,
-beside what the deterministic checks found. Exit status 3 when some trials are still pending
-(a judge call failed after its retries: `toolplay review` again reviews them).
+beside what the deterministic checks found. Exit status 3 when a judge call failed after its
+retries (its trial stays pending: `toolplay review` again reviews it).
 """
 
 from __future__ import annotations
@@ -124,5 +124,5 @@ def review(
             live.stop()
     _print(summary)
     console.print(f"Verdicts stored in {run_dir / 'reviews'}", highlight=False)
-    if summary.pending:
+    if summary.failed:
         raise typer.Exit(EXIT_INFRASTRUCTURE)

@@ -93,6 +93,11 @@ class ReviewSummary(BaseModel):
     reviewed: int = Field(description="Trials with a verdict.")
     malformed: int = Field(description="Verdicts refused by the strict reading (kept as such).")
     pending: int = Field(description="Trials to review still without a verdict.")
+    failed: int = Field(
+        default=0,
+        description="Of those, the trials whose judge call failed after its retries in the "
+        "last review (the others were left for later by --limit).",
+    )
     errors: int = Field(description="User errors the judge tagged (well-formed verdicts).")
     by_kind: dict[str, KindCount]
     by_severity: dict[str, int]
@@ -224,6 +229,7 @@ def _summary(
     settings: dict[str, Any],
     verdicts: Sequence[JudgeVerdict],
     items: Sequence[_Item],
+    failed: int,
 ) -> ReviewSummary:
     ok = [v for v in verdicts if v.status == "ok"]
     checked = {(i.trajectory.scenario_id, i.trajectory.trial): i.checked for i in items}
@@ -257,6 +263,7 @@ def _summary(
         reviewed=len(verdicts),
         malformed=len(verdicts) - len(ok),
         pending=sum(1 for key in checked if key not in done),
+        failed=failed,
         errors=sum(len(v.errors) for v in ok),
         by_kind={
             k: KindCount(messages=len(messages[k]), trials=len(trials[k])) for k in sorted(messages)
@@ -312,9 +319,10 @@ async def review_run(
         gate = asyncio.Semaphore(max(1, concurrency))
         sampling = {k: settings.get(k) for k in ("temperature", "seed", "max_tokens")}
         chat = client
+        failed = 0
 
         async def judge_one(item: _Item) -> None:
-            nonlocal finished
+            nonlocal finished, failed
             request = judge_request(model, item.trajectory, item.briefing, checks, sampling)
             async with gate:
                 try:
@@ -327,6 +335,7 @@ async def review_run(
                         item.trajectory.trial,
                         exc,
                     )
+                    failed += 1
                     return
             verdict = read_verdict(
                 item.trajectory, item.briefing, checks, reply.content, reply.tool_calls
@@ -341,7 +350,7 @@ async def review_run(
             progress(finished, total)
         await asyncio.gather(*(judge_one(i) for i in todo))
         ordered = [verdicts[k] for k in sorted(verdicts)]
-        summary = _summary(judge, settings, ordered, items)
+        summary = _summary(judge, settings, ordered, items, failed)
         write_json(folder / REVIEW_FILE, summary.model_dump(mode="json"))
         return summary
     finally:
