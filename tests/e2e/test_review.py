@@ -1,12 +1,10 @@
 """`toolplay review --judge openai:MODEL` end to end against the project's own test endpoint.
 
-One endpoint plays three parts: the assistant (the reference solution), a simulated user that
-says its opening, then writes as an assistant would ("I'm just a chatbot, how can I help
-you?"), then ends; and the judge, which reads the numbered transcript it is sent and tags each
-simulator line that calls itself a chatbot — except on the wifi scenario, where it answers in
-prose (a malformed verdict, kept as such). The review is stored beside the run, resumes
-without asking again, counts its agreement with the deterministic checks, and shows in the
-report.
+One endpoint (`support.ChatbotUserEndpoint`) plays three parts: the assistant, a simulated
+user that writes as an assistant would, and the judge, which tags that line (and answers in
+prose, a malformed verdict kept as such, on the wifi scenario). The review is stored beside the
+run, resumes without asking again, counts its agreement with the deterministic checks, and
+shows in the report.
 """
 
 from __future__ import annotations
@@ -20,57 +18,17 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from support import load_suite, run_on_endpoint
+from support import ChatbotUserEndpoint, load_suite, run_on_endpoint
 from toolplay.cli import app
 from toolplay.report._payload import unpack_payload
-from toolplay.testing import ChatServer, ReferenceResponder, is_user_request, text, tool_calls
+from toolplay.testing import ChatServer
 
 QUICK = load_suite("quick").scenarios
-CHATBOT = "I'm just a chatbot, how can I help you?"
-
-
-class Parts:
-    """The test endpoint's answers: assistant, simulated user, judge (module docstring)."""
-
-    def __init__(self) -> None:
-        self.reference = ReferenceResponder(QUICK)
-        self.judged: list[str] = []
-
-    def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
-        names = {t["function"]["name"] for t in request.get("tools") or []}
-        if "record_user_errors" in names:
-            return self.judge(request)
-        if is_user_request(request):
-            systems = [i for i, m in enumerate(request["messages"]) if m["role"] == "system"]
-            own = request["messages"][systems[-1] + 1 :]
-            said = [m for m in own if m["role"] == "assistant"]  # roles are flipped
-            if len(said) == 1:
-                return text(CHATBOT)
-            return tool_calls(("end_conversation", {}), prefix="end")
-        return self.reference(request)
-
-    def judge(self, request: dict[str, Any]) -> dict[str, Any]:
-        transcript = request["messages"][1]["content"]
-        self.judged.append(transcript)
-        if "turn on wifi" in transcript:
-            return text("The user seems fine to me.")
-        lines = re.findall(r"^#(\d+) USER \[simulator\]: (.*)$", transcript, re.M)
-        errors = [
-            {
-                "message": int(number),
-                "kind": "role_confusion",
-                "severity": "hindered",
-                "explanation": "The user speaks as the assistant.",
-            }
-            for number, said in lines
-            if "chatbot" in said
-        ]
-        return tool_calls(("record_user_errors", {"errors": errors}), prefix="judge")
 
 
 @pytest.fixture()
-def endpoint() -> Iterator[tuple[ChatServer, Parts]]:
-    parts = Parts()
+def endpoint() -> Iterator[tuple[ChatServer, ChatbotUserEndpoint]]:
+    parts = ChatbotUserEndpoint(QUICK)
     with ChatServer(parts) as server:
         yield server, parts
 
@@ -81,7 +39,7 @@ def review(server: ChatServer, run: Path, *extra: str) -> Any:
 
 
 def test_the_judge_reviews_a_run_against_the_test_endpoint(
-    endpoint: tuple[ChatServer, Parts], tmp_path: Path
+    endpoint: tuple[ChatServer, ChatbotUserEndpoint], tmp_path: Path
 ) -> None:
     server, parts = endpoint
     run = tmp_path / "run"
@@ -124,7 +82,7 @@ def test_the_judge_reviews_a_run_against_the_test_endpoint(
 
 
 def test_a_killed_review_resumes_with_what_it_lacks(
-    endpoint: tuple[ChatServer, Parts], tmp_path: Path
+    endpoint: tuple[ChatServer, ChatbotUserEndpoint], tmp_path: Path
 ) -> None:
     server, parts = endpoint
     run = tmp_path / "run"
@@ -150,3 +108,20 @@ def test_an_unknown_judge_is_refused_in_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["review", str(run), "--judge", "gpt4"])
     assert result.exit_code == 2
     assert "error: --judge: unknown judge 'gpt4'" in result.output
+
+
+def test_a_judge_that_keeps_failing_leaves_trials_pending(tmp_path: Path) -> None:
+    parts = ChatbotUserEndpoint(QUICK)
+    with ChatServer(parts) as server:
+        run = tmp_path / "run"
+        code, output, _ = run_on_endpoint(server.base_url, run, "--user", "openai:sim")
+        assert code == 0, output
+    down = ChatServer(parts).start()
+    base_url = down.base_url
+    down.stop()  # nothing listens there any more
+    args = ["review", str(run), "--judge", "openai:judge", "--base-url", base_url]
+    fast = ["--option", "max_retries=0", "--option", "retry_initial=0.001"]
+    result = CliRunner().invoke(app, [*args, *fast], env={"COLUMNS": "200"})
+    assert result.exit_code == 3, result.output
+    stored = json.loads((run / "reviews" / "openai-judge" / "review.json").read_text())
+    assert stored["reviewed"] == 0 and stored["pending"] == 5 and stored["failed"] == 5

@@ -26,7 +26,7 @@ from toolplay.analysis._metrics import (
 )
 from toolplay.report._intervals import ci_header, interval_text, with_intervals
 from toolplay.report._terminal_stats import render_significance, render_trial_power
-from toolplay.report._user_errors import render_user_errors
+from toolplay.report._user_errors import render_user_errors, render_user_models
 from toolplay.runs import RunSummary
 
 __all__ = ["render_comparison", "render_summary"]
@@ -246,3 +246,4 @@ def render_comparison(comparison: Comparison, console: Console) -> None:
         )
     )
     render_significance(comparison.significance, console)
+    render_user_models(comparison.user_models, console)

@@ -16,8 +16,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from toolplay.analysis._compare import stat_cells
 from toolplay.analysis._metrics import COUNT_KEYS, fmt, ordered_metrics
 from toolplay.analysis._run_data import RunData
+from toolplay.analysis._user_models import UserModelComparison, rate_cells
 from toolplay.report._intervals import interval_text
 from toolplay.runs import RunSummary, UserErrorSummary
 
@@ -26,8 +28,10 @@ __all__ = [
     "judged_by_trial",
     "review_context",
     "render_user_errors",
+    "render_user_models",
     "user_error_context",
     "user_error_note",
+    "user_models_context",
     "without_rows",
 ]
 
@@ -164,3 +168,88 @@ def judged_by_trial(run: RunData) -> dict[tuple[str, int], list[dict[str, object
                 }
             )
     return out
+
+
+def render_user_models(found: UserModelComparison | None, console: Console) -> None:
+    """Print what changes with the simulated user (`toolplay compare`; nothing when the runs
+    share one user).
+    """
+    if found is None:
+        return
+    metric = found.metric or "metric"
+    rates = _table(
+        "Simulated users side by side", "run", "user", "with errors", "trials", metric, "without"
+    )
+    for rate in found.rates:
+        rates.add_row(*(Text(c) for c in (rate.label, rate.user, *rate_cells(rate))))
+    console.print(rates)
+    if found.pairs:
+        pairs = _table(
+            "Same assistant, another user: agreement per scenario",
+            "assistant",
+            "users (a / b)",
+            "n",
+            "Pearson",
+            "ICC(3,1)",
+            "a - b",
+        )
+        for pair in found.pairs:
+            cells = stat_cells(pair.stats)
+            difference = "-" if pair.difference is None else f"{pair.difference:+.3f}"
+            pairs.add_row(
+                Text(pair.assistant),
+                Text(f"{pair.left_user} / {pair.right_user}"),
+                Text(cells["n"]),
+                Text(cells["pearson"]),
+                Text(cells["icc"]),
+                Text(difference),
+            )
+        console.print(pairs)
+        for pair in found.pairs:
+            if pair.differs_also:
+                also = ", ".join(pair.differs_also)
+                console.print(
+                    Text(f"note: {pair.left} and {pair.right} also differ in {also}", style="dim"),
+                    soft_wrap=False,
+                )
+    for ranking in found.rankings:
+        verdict = "changed" if ranking.changed else "unchanged"
+        tau = fmt(ranking.tau)
+        console.print(
+            Text(
+                f"ranking of {len(ranking.assistants)} assistants by {metric}, "
+                f"{ranking.left_user} vs {ranking.right_user}: Kendall's tau {tau} ({verdict}); "
+                f"{' > '.join(ranking.left_order)} vs {' > '.join(ranking.right_order)}"
+            ),
+            soft_wrap=False,
+        )
+
+
+def user_models_context(found: UserModelComparison | None) -> dict[str, object] | None:
+    """What the comparison page's *Which simulated user* section shows (None: one user)."""
+    if found is None:
+        return None
+    return {
+        "metric": found.metric or "metric",
+        "rates": [(r.label, r.user, *rate_cells(r)) for r in found.rates],
+        "pairs": [
+            {
+                "assistant": p.assistant,
+                "users": f"{p.left_user} / {p.right_user}",
+                "cells": stat_cells(p.stats),
+                "difference": "-" if p.difference is None else f"{p.difference:+.3f}",
+                "also": ", ".join(p.differs_also),
+            }
+            for p in found.pairs
+        ],
+        "rankings": [
+            {
+                "users": f"{r.left_user} vs {r.right_user}",
+                "assistants": len(r.assistants),
+                "tau": fmt(r.tau),
+                "changed": "changed" if r.changed else "unchanged",
+                "orders": f"{' > '.join(r.left_order)} vs {' > '.join(r.right_order)}",
+            }
+            for r in found.rankings
+        ],
+    }
