@@ -345,10 +345,15 @@ class ChatbotUserEndpoint:
             systems = [i for i, m in enumerate(request["messages"]) if m["role"] == "system"]
             own = request["messages"][systems[-1] + 1 :]
             said = [m for m in own if m["role"] == "assistant"]  # roles are flipped
-            if len(said) == 1:
-                return text(self.CHATBOT)
-            return tool_calls(("end_conversation", {}), prefix="end")
+            reply = self.user_says(request["messages"][systems[-1]]["content"], said)
+            if reply is None:
+                return tool_calls(("end_conversation", {}), prefix="end")
+            return text(reply)
         return self.reference(request)
+
+    def user_says(self, briefing: str, said: list[dict[str, Any]]) -> str | None:
+        """The simulated user's next words (None: it ends the conversation)."""
+        return self.CHATBOT if len(said) == 1 else None
 
     def judge(self, request: dict[str, Any]) -> dict[str, Any]:
         """The judge's answer (see the class docstring)."""
@@ -372,3 +377,31 @@ class ChatbotUserEndpoint:
             if "chatbot" in said
         ]
         return tool_calls(("record_user_errors", {"errors": errors}), prefix="judge")
+
+
+class ErrantUserEndpoint(ChatbotUserEndpoint):
+    """`ChatbotUserEndpoint` whose simulated user makes a different mistake per scenario.
+
+    Chosen from its briefing: with a fact it must not leak ("... Do not leak this
+    information."), it states the fact; otherwise, by the briefing's length, it invents a phone
+    number, repeats its opening, writes as an assistant would, or makes no mistake. Then it
+    ends the conversation.
+    """
+
+    def user_says(self, briefing: str, said: list[dict[str, Any]]) -> str | None:
+        """The next words of the errant user (see the class docstring)."""
+        import re
+
+        mistake = len(briefing) % 4
+        if len(said) > (2 if mistake == 1 else 1):
+            return None
+        withheld = re.search(r"([^.]*)\. Do not leak", briefing)
+        if withheld:
+            return f"By the way: {withheld.group(1).strip()}."
+        if mistake == 0:
+            return "Please call me back at +1 555 010 9999."
+        if mistake == 1:
+            return str(said[0]["content"])
+        if mistake == 2:
+            return self.CHATBOT
+        return "Thanks, that is all."

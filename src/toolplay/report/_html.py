@@ -145,6 +145,17 @@ def _cards(run: RunData, metrics: list[tuple[str, Value]]) -> list[dict[str, str
                 "cls": "",
             }
         )
+    section = summary.user_errors if summary is not None else None
+    if section is not None and section.share_with_errors is not None:
+        cards.append(
+            {
+                "key": "user_errors",
+                "label": "trials with a user error",
+                "value": f"{section.share_with_errors:.0%}",
+                "note": f"{section.trials_with_errors} of {section.trials} (simulated user)",
+                "cls": "warn" if section.trials_with_errors else "",
+            }
+        )
     usage = _usage(run)
     if usage.calls:
         cards.append(
