@@ -129,3 +129,19 @@ def test_the_scripted_user_shows_none(tmp_path: Path, browser: Browser) -> None:
     assert CliRunner().invoke(app, ["report", str(out)]).exit_code == 0
     dom = browser(out / "report.html")
     assert 'id="user-errors"' not in dom and 'data-metric="user_errors"' not in dom
+
+
+@pytest.mark.slow
+def test_local_model_user_errors(tmp_path: Path) -> None:
+    """The packaged local model as the user (greedy, so deterministic on one build): it
+    repeats itself until the turn limit, and the summary says so."""
+    pytest.importorskip("llama_cpp", reason="the local model needs the `local` extra")
+    out = tmp_path / "local"
+    args = ["run", "--suite", "toolsandbox", "--augment", "none", "--limit", "1"]
+    extra = ["--user", "local", "--option", "user_max_tokens=40", "--out", str(out)]
+    result = CliRunner().invoke(app, [*args, *extra], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    section = summary_of(out)["user_errors"]
+    assert section["trials"] == 1 and section["messages_checked"] > 0
+    assert section["trials_with_errors"] == 1
+    assert "Simulated user errors" in result.output
