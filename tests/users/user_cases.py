@@ -35,7 +35,8 @@ class Case:
     """One labelled conversation."""
 
     id: str
-    source: str
+    kind: str
+    """`real` (played with a model as the user) or `constructed` (written by hand)."""
     scenario: Scenario
     trajectory: Trajectory
     labels: frozenset[tuple[int, str]] = field(default_factory=frozenset)
@@ -122,21 +123,92 @@ def build_trajectory(
     return trajectory, frozenset(labels)
 
 
-def case_of(data: dict[str, Any], source: str) -> Case:
+def case_of(data: dict[str, Any], kind: str) -> Case:
     """A case from its YAML form."""
     scenario = scenario_of(data["scenario"])
     trajectory, labels = build_trajectory(
         scenario.id, data["messages"], data.get("termination", "user_ended")
     )
-    return Case(str(data["id"]), source, scenario, trajectory, labels)
+    return Case(str(data["id"]), kind, scenario, trajectory, labels)
 
 
 def load_cases(path: Path) -> list[Case]:
-    """The cases of one labelled file (`source` and `cases`)."""
+    """The cases of one labelled file (`kind`, `source` and `cases`)."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return [case_of(item, str(data["source"])) for item in data["cases"]]
+    return [case_of(item, str(data["kind"])) for item in data["cases"]]
 
 
 def labelled_set() -> list[Case]:
     """Every labelled case shipped in `labelled/`."""
     return [case for path in sorted(LABELLED.glob("*.yaml")) for case in load_cases(path)]
+
+
+@dataclass(frozen=True)
+class CheckScore:
+    """One check measured on the labelled set, at the level of (case, message) pairs."""
+
+    kind: str
+    labelled: int
+    """User messages labelled with this kind (positives)."""
+    flagged: int
+    true_positives: int
+    cases_with: int
+    """Cases with at least one message labelled with this kind."""
+
+    @property
+    def precision(self) -> float | None:
+        """Flagged messages that were labelled / flagged messages."""
+        return self.true_positives / self.flagged if self.flagged else None
+
+    @property
+    def recall(self) -> float | None:
+        """Labelled messages that were flagged / labelled messages."""
+        return self.true_positives / self.labelled if self.labelled else None
+
+
+def measure(cases: list[Case]) -> list[CheckScore]:
+    """Precision and recall of every registered check over `cases`."""
+    checking = CATALOG.user_checking()
+    found = {c.id: checking.check(c.scenario, c.trajectory) for c in cases}
+    scores = []
+    for check in checking.checks:
+        labelled = {(c.id, i) for c in cases for i, k in c.labels if k == check.name}
+        flagged = {
+            (c.id, e.message_index)
+            for c in cases
+            for e in found[c.id].errors
+            if e.kind == check.name
+        }
+        scores.append(
+            CheckScore(
+                kind=check.name,
+                labelled=len(labelled),
+                flagged=len(flagged),
+                true_positives=len(labelled & flagged),
+                cases_with=len({case for case, _ in labelled}),
+            )
+        )
+    return scores
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def markdown(cases: list[Case]) -> str:
+    """The README's table of the checks' precision and recall on `cases`."""
+    kinds = sorted({c.kind for c in cases}, reverse=True)
+    counts = ", ".join(f"{sum(c.kind == k for c in cases)} {k}" for k in kinds)
+    messages = sum(1 for c in cases for m in c.trajectory.messages if m.sender == "user")
+    lines = [
+        f"Labelled set: {len(cases)} conversations ({counts}), {messages} user messages.",
+        "",
+        "| check | labelled messages (conversations) | flagged | precision | recall |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for s in measure(cases):
+        lines.append(
+            f"| `{s.kind}` | {s.labelled} ({s.cases_with}) | {s.flagged} | "
+            f"{_share(s.precision)} | {_share(s.recall)} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -44,7 +44,8 @@ def builtin_user_checks() -> list[UserCheck]:
             "script_deviation",
             script_deviation,
             "A user message states a value of the same kind as one of its script's slot values "
-            "(AutoDE's API-call label) that is none of them and that it was never told.",
+            "(AutoDE's API-call label) that is none of them and that it was never told (or, for a "
+            "name slot, a name it was never told).",
         ),
         UserCheck(
             "premature_end",

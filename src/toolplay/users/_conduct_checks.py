@@ -30,7 +30,8 @@ _CLOSING = re.compile(
 _ASKS = re.compile(
     r"\b(please|kindly) (provide|tell|give|confirm|specify|share|let me know)|"
     r"\b(could|can|would) you (please )?(provide|tell|give|confirm|specify|share|clarify)|"
-    r"\blet me know (the|what|which|who|when|where|how|if)\b",
+    r"\blet me know (the|what|which|who|when|where|how|if)\b|"
+    r"\bi need (the|your|to know|you to)\b",
     re.I,
 )
 _PROMISE = re.compile(

@@ -7,8 +7,9 @@
 - `leaked_information`: a message states a fact its briefing says to withhold (`UserFacts.
   withheld`), before the assistant has stated it itself.
 - `script_deviation`: a message states a value of the same kind as one of the script's slot
-  values (`UserFacts.slots`) that is none of them and appears nowhere in what the user knows:
-  the script fixed it, the user said another. Such a value is not also counted as invented.
+  values (`UserFacts.slots`) that is none of them and appears nowhere in what the user knows
+  (or, when a slot value is a name, a name it was never given): the script fixed it, the user
+  said another. Such a value is not also counted as invented.
 
 Each errs on the side of not flagging (see `_values`): a value written in a form the extractor
 does not read is not seen at all.
@@ -17,8 +18,9 @@ does not read is not seen at all.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from toolplay.messages import Message, Trajectory
 from toolplay.users._briefing import UserBriefing, model_messages
@@ -70,6 +72,14 @@ def _known(trajectory: Trajectory, briefing: UserBriefing, message: Message) -> 
     return Known.of([*briefing.texts, *seen_before(trajectory, message)])
 
 
+class Deviation(NamedTuple):
+    """A value or name a message states where the script fixes another."""
+
+    start: int
+    text: str
+    script: str
+
+
 def _slot_values(briefing: UserBriefing) -> list[Value]:
     out = []
     for value in briefing.facts.slots.values():
@@ -79,30 +89,47 @@ def _slot_values(briefing: UserBriefing) -> list[Value]:
     return out
 
 
-def _deviations(
-    message: Message, known: Known, slots: Sequence[Value]
-) -> list[tuple[Value, Value]]:
-    """(stated value, the script's value of that kind) for each off-script value."""
+def _slot_names(briefing: UserBriefing) -> list[str]:
+    """Slot values that are names (`Luis Ortega`): capitalised words and nothing else."""
+    return [
+        value
+        for value in briefing.facts.slots.values()
+        if isinstance(value, str) and re.fullmatch(r"[A-Z][\w'’.-]*( [A-Z][\w'’.-]*)*", value)
+    ]
+
+
+def _deviations(message: Message, known: Known, briefing: UserBriefing) -> list[Deviation]:
+    """Each value (or name) the message states off-script, with the script's own."""
+    slots = _slot_values(briefing)
+    text = message.content or ""
     out = []
-    for value in values_in(message.content or ""):
+    for value in values_in(text):
         same_kind = [s for s in slots if s.kind == value.kind]
         if not same_kind or any(same_value(value, s) for s in same_kind):
             continue
         if not known.states(value):
-            out.append((value, same_kind[0]))
+            out.append(Deviation(value.start, value.text, same_kind[0].text))
+    names = _slot_names(briefing)
+    if names:
+        for name, start in name_tokens(text):
+            if name.lower() not in known.words:
+                out.append(Deviation(start, name, names[0]))
     return out
 
 
 def invented_information(trajectory: Trajectory, briefing: UserBriefing) -> list[UserError]:
     """Values and names the user states that it was never given (module docstring)."""
     errors: list[UserError] = []
-    slots = _slot_values(briefing)
     for message in model_messages(trajectory, briefing):
         known = _known(trajectory, briefing, message)
-        deviating = {v.start for v, _ in _deviations(message, known, slots)}
+        deviating = {d.start for d in _deviations(message, known, briefing)}
         text = message.content or ""
         new = [v.text for v in values_in(text) if v.start not in deviating and not known.states(v)]
-        new += [name for name, _ in name_tokens(text) if name.lower() not in known.words]
+        new += [
+            name
+            for name, start in name_tokens(text)
+            if start not in deviating and name.lower() not in known.words
+        ]
         if new:
             shown = ", ".join(repr(v) for v in dict.fromkeys(new))
             errors.append(
@@ -181,19 +208,18 @@ def leaked_information(trajectory: Trajectory, briefing: UserBriefing) -> list[U
 def script_deviation(trajectory: Trajectory, briefing: UserBriefing) -> list[UserError]:
     """Slot values stated otherwise than the script fixes them (module docstring)."""
     errors: list[UserError] = []
-    slots = _slot_values(briefing)
-    if not slots:
+    if not briefing.facts.slots:
         return errors
     for message in model_messages(trajectory, briefing):
-        found = _deviations(message, _known(trajectory, briefing, message), slots)
+        found = _deviations(message, _known(trajectory, briefing, message), briefing)
         if found:
-            pairs = "; ".join(f"{v.text!r} where the script says {s.text!r}" for v, s in found)
+            pairs = "; ".join(f"{d.text!r} where the script says {d.script!r}" for d in found)
             errors.append(
                 UserError(
                     kind="script_deviation",
                     message_index=message.index,
                     evidence=f"states {pairs}",
-                    values=[v.text for v, _ in found],
+                    values=[d.text for d in found],
                 )
             )
     return errors
