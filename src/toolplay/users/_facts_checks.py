@@ -90,16 +90,34 @@ def _slot_values(briefing: UserBriefing) -> list[Value]:
 
 
 def _slot_names(briefing: UserBriefing) -> list[str]:
-    """Slot values that are names (`Luis Ortega`): capitalised words and nothing else."""
+    """Slot values that are a person's name (`Luis Ortega`): two or more capitalised words."""
     return [
         value
         for value in briefing.facts.slots.values()
-        if isinstance(value, str) and re.fullmatch(r"[A-Z][\w'’.-]*( [A-Z][\w'’.-]*)*", value)
+        if isinstance(value, str) and re.fullmatch(r"[A-Z][\w'’.-]*( [A-Z][\w'’.-]*)+", value)
     ]
 
 
+def _name_runs(text: str) -> list[list[tuple[str, int]]]:
+    """Runs of name tokens written next to each other (`Adaeze Okonkwo`)."""
+    runs: list[list[tuple[str, int]]] = []
+    for name, start in name_tokens(text):
+        last = runs[-1][-1] if runs else None
+        if last is not None and text[last[1] + len(last[0]) : start] == " ":
+            runs[-1].append((name, start))
+        else:
+            runs.append([(name, start)])
+    return runs
+
+
 def _deviations(message: Message, known: Known, briefing: UserBriefing) -> list[Deviation]:
-    """Each value (or name) the message states off-script, with the script's own."""
+    """Each value (or name) the message states off-script, with the script's own.
+
+    A name counts when a slot holds a name and the message writes a name of two or more words
+    that shares a word with it and has a word never given: "Adaeze Okonkwo" for "Adaeze
+    Okafor". Another name altogether ("Samsung Galaxy", "Thanks, Bob") may be about anything:
+    an invention, not a deviation.
+    """
     slots = _slot_values(briefing)
     text = message.content or ""
     out = []
@@ -109,11 +127,15 @@ def _deviations(message: Message, known: Known, briefing: UserBriefing) -> list[
             continue
         if not known.states(value):
             out.append(Deviation(value.start, value.text, same_kind[0].text))
-    names = _slot_names(briefing)
-    if names:
-        for name, start in name_tokens(text):
-            if name.lower() not in known.words:
-                out.append(Deviation(start, name, names[0]))
+    for slot in _slot_names(briefing):
+        words = {w.lower() for w in slot.split()}
+        for run in _name_runs(text):
+            said = {name.lower() for name, _ in run}
+            if len(run) < 2 or not said & words:
+                continue
+            for name, start in run:
+                if name.lower() not in known.words:
+                    out.append(Deviation(start, name, slot))
     return out
 
 
