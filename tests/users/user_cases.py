@@ -41,6 +41,10 @@ class Case:
     trajectory: Trajectory
     labels: frozenset[tuple[int, str]] = field(default_factory=frozenset)
     """(message index, kind) pairs a person labelled."""
+    check: str | None = None
+    """The check a constructed case was written for (its positives or its near misses)."""
+    set_name: str = ""
+    """The labelled file's name for its set (e.g. `real, development`)."""
 
 
 @lru_cache(maxsize=8)
@@ -123,19 +127,22 @@ def build_trajectory(
     return trajectory, frozenset(labels)
 
 
-def case_of(data: dict[str, Any], kind: str) -> Case:
+def case_of(data: dict[str, Any], kind: str, set_name: str = "") -> Case:
     """A case from its YAML form."""
     scenario = scenario_of(data["scenario"])
     trajectory, labels = build_trajectory(
         scenario.id, data["messages"], data.get("termination", "user_ended")
     )
-    return Case(str(data["id"]), kind, scenario, trajectory, labels)
+    return Case(
+        str(data["id"]), kind, scenario, trajectory, labels, data.get("check"), set_name
+    )
 
 
 def load_cases(path: Path) -> list[Case]:
-    """The cases of one labelled file (`kind`, `source` and `cases`)."""
+    """The cases of one labelled file (`kind`, `name`, `source` and `cases`)."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return [case_of(item, str(data["kind"])) for item in data["cases"]]
+    name = str(data.get("name", data["kind"]))
+    return [case_of(item, str(data["kind"]), name) for item in data["cases"]]
 
 
 def labelled_set() -> list[Case]:
@@ -195,14 +202,8 @@ def _share(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def markdown(cases: list[Case]) -> str:
-    """The README's table of the checks' precision and recall on `cases`."""
-    kinds = sorted({c.kind for c in cases}, reverse=True)
-    counts = ", ".join(f"{sum(c.kind == k for c in cases)} {k}" for k in kinds)
-    messages = sum(1 for c in cases for m in c.trajectory.messages if m.sender == "user")
+def _table(cases: list[Case]) -> list[str]:
     lines = [
-        f"Labelled set: {len(cases)} conversations ({counts}), {messages} user messages.",
-        "",
         "| check | labelled messages (conversations) | flagged | precision | recall |",
         "| --- | --- | --- | --- | --- |",
     ]
@@ -211,4 +212,22 @@ def markdown(cases: list[Case]) -> str:
             f"| `{s.kind}` | {s.labelled} ({s.cases_with}) | {s.flagged} | "
             f"{_share(s.precision)} | {_share(s.recall)} |"
         )
+    return lines
+
+
+def markdown(cases: list[Case]) -> str:
+    """The README's tables of the checks' precision and recall: on all of `cases`, then on
+    each labelled set apart.
+    """
+    names = list(dict.fromkeys(c.set_name for c in cases))
+    messages = sum(1 for c in cases for m in c.trajectory.messages if m.sender == "user")
+    sets = ", ".join(f"{sum(c.set_name == n for c in cases)} {n}" for n in names)
+    lines = [
+        f"All {len(cases)} labelled conversations ({sets}; {messages} user turns):",
+        "",
+        *_table(cases),
+    ]
+    for name in names:
+        part = [c for c in cases if c.set_name == name]
+        lines += ["", f"{name} ({len(part)} conversations):", "", *_table(part)]
     return "\n".join(lines) + "\n"
