@@ -68,6 +68,14 @@ def seen_before(trajectory: Trajectory, message: Message) -> list[str]:
     ]
 
 
+def _asked(trajectory: Trajectory, message: Message) -> str:
+    """The assistant's last text before `message` (what the user answers)."""
+    for m in reversed(trajectory.messages[: message.index]):
+        if m.sender == "assistant" and m.content:
+            return m.content
+    return ""
+
+
 def _known(trajectory: Trajectory, briefing: UserBriefing, message: Message) -> Known:
     return Known.of([*briefing.texts, *seen_before(trajectory, message)])
 
@@ -80,12 +88,36 @@ class Deviation(NamedTuple):
     script: str
 
 
-def _slot_values(briefing: UserBriefing) -> list[Value]:
+_GENERIC = frozenset({"target", "original", "new", "old", "value", "values", "the", "type", "id"})
+"""Words of a slot's name too common to tie a message to it (`targetValue`)."""
+
+
+_NUMERIC = ("number", "amount")
+
+
+class Slot(NamedTuple):
+    """A slot the script fixes to one concrete value, and the words that name it."""
+
+    words: frozenset[str]
+    value: Value
+
+
+def _slot_words(key: str) -> frozenset[str]:
+    """`phone_number` -> {phone, number}; `targetTime` -> {time}."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", key).replace("_", " ").replace("-", " ")
+    return frozenset(w for w in spaced.lower().split() if w not in _GENERIC and len(w) > 1)
+
+
+def _slots(briefing: UserBriefing) -> list[Slot]:
+    """The slots whose whole value is one concrete value (`+14085550163`, `10%`, `7:00`)."""
     out = []
-    for value in briefing.facts.slots.values():
-        if isinstance(value, bool) or value is None:
+    for key, raw in briefing.facts.slots.items():
+        if isinstance(raw, bool) or raw is None or isinstance(raw, dict | list):
             continue
-        out += values_in(str(value))
+        text = str(raw).strip()
+        found = values_in(text)
+        if len(found) == 1 and found[0].text == text:
+            out.append(Slot(_slot_words(key), found[0]))
     return out
 
 
@@ -110,32 +142,41 @@ def _name_runs(text: str) -> list[list[tuple[str, int]]]:
     return runs
 
 
-def _deviations(message: Message, known: Known, briefing: UserBriefing) -> list[Deviation]:
+def _deviations(
+    message: Message, known: Known, briefing: UserBriefing, asked: str
+) -> list[Deviation]:
     """Each value (or name) the message states off-script, with the script's own.
 
-    A name counts when a slot holds a name and the message writes a name of two or more words
-    that shares a word with it and has a word never given: "Adaeze Okonkwo" for "Adaeze
-    Okafor". Another name altogether ("Samsung Galaxy", "Thanks, Bob") may be about anything:
-    an invention, not a deviation.
+    A value counts when a slot holds one value of its kind, the message does not state that
+    value, and the slot is the subject: a word of the slot's name is in the message or in the
+    assistant's message before it (`asked`): "What is his phone number?" -> "+14085550136"
+    for `phone_number: +14085550163`. A value of the same kind said about something else (a
+    current brightness beside the target one, another date in a new question) is not the
+    slot's. A name counts when a slot holds a name and the message writes a name of two or
+    more words that shares a word with it and has a word never given: "Adaeze Okonkwo" for
+    "Adaeze Okafor"; another name altogether ("Samsung Galaxy", "Thanks, Bob") may be about
+    anything: an invention, not a deviation.
     """
-    slots = _slot_values(briefing)
     text = message.content or ""
+    said = values_in(text)
+    subject = word_set(text) | word_set(asked)
     out = []
-    for value in values_in(text):
-        same_kind = [s for s in slots if s.kind == value.kind]
-        if not same_kind or any(same_value(value, s) for s in same_kind):
+    for slot in _slots(briefing):
+        if not slot.words & subject or any(same_value(v, slot.value) for v in said):
             continue
-        if not known.states(value):
-            out.append(Deviation(value.start, value.text, same_kind[0].text))
-    for slot in _slot_names(briefing):
-        words = {w.lower() for w in slot.split()}
+        kinds = {slot.value.kind} | ({"number", "amount"} if slot.value.kind in _NUMERIC else set())
+        for value in said:
+            if value.kind in kinds and not known.states(value):
+                out.append(Deviation(value.start, value.text, slot.value.text))
+    for full_name in _slot_names(briefing):
+        words = {w.lower() for w in full_name.split()}
         for run in _name_runs(text):
-            said = {name.lower() for name, _ in run}
-            if len(run) < 2 or not said & words:
+            written = {name.lower() for name, _ in run}
+            if len(run) < 2 or not written & words:
                 continue
             for name, start in run:
                 if name.lower() not in known.words:
-                    out.append(Deviation(start, name, slot))
+                    out.append(Deviation(start, name, full_name))
     return out
 
 
@@ -144,7 +185,8 @@ def invented_information(trajectory: Trajectory, briefing: UserBriefing) -> list
     errors: list[UserError] = []
     for message in model_messages(trajectory, briefing):
         known = _known(trajectory, briefing, message)
-        deviating = {d.start for d in _deviations(message, known, briefing)}
+        asked = _asked(trajectory, message)
+        deviating = {d.start for d in _deviations(message, known, briefing, asked)}
         text = message.content or ""
         new = [v.text for v in values_in(text) if v.start not in deviating and not known.states(v)]
         new += [
@@ -233,7 +275,8 @@ def script_deviation(trajectory: Trajectory, briefing: UserBriefing) -> list[Use
     if not briefing.facts.slots:
         return errors
     for message in model_messages(trajectory, briefing):
-        found = _deviations(message, _known(trajectory, briefing, message), briefing)
+        known = _known(trajectory, briefing, message)
+        found = _deviations(message, known, briefing, _asked(trajectory, message))
         if found:
             pairs = "; ".join(f"{d.text!r} where the script says {d.script!r}" for d in found)
             errors.append(

@@ -172,6 +172,8 @@ def values_in(text: str) -> list[Value]:
                 continue
             if kind == "phone" and not _looks_like_phone(match.group(0)):
                 continue
+            if kind == "id" and re.fullmatch(r"\d+-[a-z]+", match.group(0)):
+                continue  # a measure ("30-minute", "5-star"), not an id
             if kind == "number" and len(match.group(0).lstrip("-")) < 2:
                 continue  # a bare digit ("1.", "2 things") is too common to be a fact
             key = _key(kind, match, number)
@@ -189,12 +191,15 @@ def _looks_like_phone(text: str) -> bool:
 
 
 def same_value(a: Value, b: Value) -> bool:
-    """Whether two values of the same kind state the same thing.
+    """Whether two values state the same thing (same kind; a number and an amount compare by
+    their numeric value).
 
     Phone numbers match when one's digits end the other's (a country code may be left out),
     dates when day and month agree and the years do not contradict, a time written without
     am/pm matches either half of the day, amounts and numbers by their numeric value.
     """
+    if {a.kind, b.kind} == {"number", "amount"}:
+        return a.key == b.key  # "$500" and a slot of 500
     if a.kind != b.kind:
         return False
     if a.kind == "phone":
@@ -255,7 +260,8 @@ _COMMON = """
 COMMON_WORDS = frozenset(_COMMON.split())
 """Words that are never a name, even when capitalised inside a sentence."""
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’])*")
+"""A word in any script (`Vallée`, `Zoë`), apostrophes inside."""
 _SENTENCE_START = re.compile(r"(^|[.!?:;\n\"“(]\s*|\s-\s)$")
 
 
