@@ -53,7 +53,8 @@ def test_what_is_not_a_value() -> None:
         ("5:00", "6 pm", False),
         ("3/22", "March 22nd, 2024", True),  # no year: compatible
         ("3/22/2023", "March 22, 2024", False),
-        ("$20", "20 dollars", False),  # "20 dollars" is a number, not an amount
+        ("$20", "20 dollars", True),  # an amount and a number: by their numeric value
+        ("$20", "$25", False),
     ],
 )
 def test_same_value(a: str, b: str, same: bool) -> None:
