@@ -157,7 +157,7 @@ def test_a_slot_value_said_otherwise_is_a_deviation() -> None:
     errors = found(SLOTS, items, "script_deviation")
     assert [e.message_index for e in errors] == [3]
     assert "+14155550142" in errors[0].evidence
-    assert found(SLOTS, items, "invented_information") == []  # counted once, as the deviation
+    assert len(found(SLOTS, items, "invented_information")) == 1  # an invention, too
 
 
 def test_the_scripts_value_in_another_format_is_no_deviation() -> None:

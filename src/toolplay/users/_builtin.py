@@ -43,9 +43,9 @@ def builtin_user_checks() -> list[UserCheck]:
         UserCheck(
             "script_deviation",
             script_deviation,
-            "A user message states a value of the same kind as one of its script's slot values "
-            "(AutoDE's API-call label) that is none of them and that it was never told (or, for a "
-            "name slot, a name it was never told).",
+            "A user message states, about a slot its script fixes (AutoDE's API-call label), a "
+            "value of that slot's kind (a name, for a name slot) that is not the script's and "
+            "that it was never told; it is also counted as invented information.",
         ),
         UserCheck(
             "premature_end",

@@ -6,10 +6,10 @@
   earlier ones, so each invention is flagged where it is first said).
 - `leaked_information`: a message states a fact its briefing says to withhold (`UserFacts.
   withheld`), before the assistant has stated it itself.
-- `script_deviation`: a message states a value of the same kind as one of the script's slot
-  values (`UserFacts.slots`) that is none of them and appears nowhere in what the user knows
-  (or, when a slot value is a name, a name it was never given): the script fixed it, the user
-  said another. Such a value is not also counted as invented.
+- `script_deviation`: a message states, about a slot its script fixes (`UserFacts.slots`), a
+  value of that slot's kind (or a name, for a name slot) that is not the script's and that it
+  was never given: the script fixed it, the user said another. Such a value is also an
+  invention, and is counted under both kinds.
 
 Each errs on the side of not flagging (see `_values`): a value written in a form the extractor
 does not read is not seen at all.
@@ -121,19 +121,26 @@ def _slots(briefing: UserBriefing) -> list[Slot]:
     return out
 
 
-def _slot_names(briefing: UserBriefing) -> list[str]:
-    """Slot values that are a person's name (`Luis Ortega`): two or more capitalised words."""
+class NameSlot(NamedTuple):
+    """A slot the script fixes to a name (`Luis Ortega`), and the words that name the slot."""
+
+    words: frozenset[str]
+    value: str
+
+
+def _name_slots(briefing: UserBriefing) -> list[NameSlot]:
+    """Slots whose value is a name: two or more capitalised words."""
     return [
-        value
-        for value in briefing.facts.slots.values()
+        NameSlot(_slot_words(key), value)
+        for key, value in briefing.facts.slots.items()
         if isinstance(value, str) and re.fullmatch(r"[A-Z][\w'’.-]*( [A-Z][\w'’.-]*)+", value)
     ]
 
 
-def _name_runs(text: str) -> list[list[tuple[str, int]]]:
+def _name_runs(text: str, *, answer: bool = False) -> list[list[tuple[str, int]]]:
     """Runs of name tokens written next to each other (`Adaeze Okonkwo`)."""
     runs: list[list[tuple[str, int]]] = []
-    for name, start in name_tokens(text):
+    for name, start in name_tokens(text, answer=answer):
         last = runs[-1][-1] if runs else None
         if last is not None and text[last[1] + len(last[0]) : start] == " ":
             runs[-1].append((name, start))
@@ -152,10 +159,11 @@ def _deviations(
     assistant's message before it (`asked`): "What is his phone number?" -> "+14085550136"
     for `phone_number: +14085550163`. A value of the same kind said about something else (a
     current brightness beside the target one, another date in a new question) is not the
-    slot's. A name counts when a slot holds a name and the message writes a name of two or
-    more words that shares a word with it and has a word never given: "Adaeze Okonkwo" for
-    "Adaeze Okafor"; another name altogether ("Samsung Galaxy", "Thanks, Bob") may be about
-    anything: an invention, not a deviation.
+    slot's. A name counts when a slot holds a name and the message writes a name never given
+    either as part of a name that shares a word with the slot's ("Adaeze Okonkwo" for "Adaeze
+    Okafor") or while the slot is the subject and its name is not said ("What's her name?" ->
+    "Lena"); another name said about something else ("Samsung Galaxy", "Thanks, Bob") is an
+    invention, not a deviation.
     """
     text = message.content or ""
     said = values_in(text)
@@ -168,15 +176,17 @@ def _deviations(
         for value in said:
             if value.kind in kinds and not known.states(value):
                 out.append(Deviation(value.start, value.text, slot.value.text))
-    for full_name in _slot_names(briefing):
-        words = {w.lower() for w in full_name.split()}
-        for run in _name_runs(text):
+    lowered = text.lower()
+    for name_slot in _name_slots(briefing):
+        words = {w.lower() for w in name_slot.value.split()}
+        about = bool(name_slot.words & subject) and name_slot.value.lower() not in lowered
+        for run in _name_runs(text, answer=about):
             written = {name.lower() for name, _ in run}
-            if len(run) < 2 or not written & words:
+            if not about and (len(run) < 2 or not written & words):
                 continue
             for name, start in run:
                 if name.lower() not in known.words:
-                    out.append(Deviation(start, name, full_name))
+                    out.append(Deviation(start, name, name_slot.value))
     return out
 
 
@@ -185,15 +195,9 @@ def invented_information(trajectory: Trajectory, briefing: UserBriefing) -> list
     errors: list[UserError] = []
     for message in model_messages(trajectory, briefing):
         known = _known(trajectory, briefing, message)
-        asked = _asked(trajectory, message)
-        deviating = {d.start for d in _deviations(message, known, briefing, asked)}
         text = message.content or ""
-        new = [v.text for v in values_in(text) if v.start not in deviating and not known.states(v)]
-        new += [
-            name
-            for name, start in name_tokens(text)
-            if start not in deviating and name.lower() not in known.words
-        ]
+        new = [v.text for v in values_in(text) if not known.states(v)]
+        new += [name for name, _ in name_tokens(text) if name.lower() not in known.words]
         if new:
             shown = ", ".join(repr(v) for v in dict.fromkeys(new))
             errors.append(

@@ -265,19 +265,30 @@ _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’])*")
 _SENTENCE_START = re.compile(r"(^|[.!?:;\n\"“(]\s*|\s-\s)$")
 
 
-def name_tokens(text: str) -> list[tuple[str, int]]:
+SHORT_ANSWER = 4
+"""Words of a reply short enough to be read as an answer (`name_tokens(answer=True)`)."""
+
+
+def name_tokens(text: str, *, answer: bool = False) -> list[tuple[str, int]]:
     """Capitalised words inside a sentence that may be names, with their positions.
 
     Left out: the first word of a sentence (or after a colon, quote or bracket), `I` and its
     contractions, acronyms of up to three capitals (`AI`, `OK`), and common words
-    (`COMMON_WORDS`), month and weekday names (dates are values of their own).
+    (`COMMON_WORDS`), month and weekday names (dates are values of their own); and every word
+    of a text written as a title (each word capitalised). With `answer` (the text answers a
+    question about a name), a reply of up to `SHORT_ANSWER` words is read whole: "Lena",
+    "Luis Ortega".
     """
     found: list[tuple[str, int]] = []
+    words = _WORD.findall(text)
+    whole = answer and len(words) <= SHORT_ANSWER
+    if not whole and len(words) > 1 and all(w[0].isupper() for w in words):
+        return found  # a title ("Temperature Conversion"), not a sentence
     for match in _WORD.finditer(text):
         word = match.group(0).rstrip("'’")
         if not word[0].isupper() or len(word) < 2:
             continue
-        if _SENTENCE_START.search(text[: match.start()]):
+        if not whole and _SENTENCE_START.search(text[: match.start()]):
             continue
         base = re.split(r"['’]", word)[0]
         lower = base.lower()
