@@ -26,6 +26,7 @@ from toolplay.messages import Message, Trajectory
 from toolplay.users._briefing import UserBriefing, model_messages
 from toolplay.users._findings import UserError
 from toolplay.users._values import (
+    SHORT_ANSWER,
     Value,
     digit_runs,
     name_tokens,
@@ -161,9 +162,9 @@ def _deviations(
     current brightness beside the target one, another date in a new question) is not the
     slot's. A name counts when a slot holds a name and the message writes a name never given
     either as part of a name that shares a word with the slot's ("Adaeze Okonkwo" for "Adaeze
-    Okafor") or while the slot is the subject and its name is not said ("What's her name?" ->
-    "Lena"); another name said about something else ("Samsung Galaxy", "Thanks, Bob") is an
-    invention, not a deviation.
+    Okafor") or as a short answer (`SHORT_ANSWER` words) while the slot is the subject
+    ("What's her name?" -> "Lena"); another name said about something else ("I use a Samsung
+    Galaxy", "Thanks, Bob") is an invention, not a deviation.
     """
     text = message.content or ""
     said = values_in(text)
@@ -177,9 +178,10 @@ def _deviations(
             if value.kind in kinds and not known.states(value):
                 out.append(Deviation(value.start, value.text, slot.value.text))
     lowered = text.lower()
+    short = len(word_set(text)) <= SHORT_ANSWER
     for name_slot in _name_slots(briefing):
         words = {w.lower() for w in name_slot.value.split()}
-        about = bool(name_slot.words & subject) and name_slot.value.lower() not in lowered
+        about = short and bool(name_slot.words & subject) and name_slot.value.lower() not in lowered
         for run in _name_runs(text, answer=about):
             written = {name.lower() for name, _ in run}
             if not about and (len(run) < 2 or not written & words):
