@@ -57,7 +57,7 @@ class Known:
 
     def states(self, value: Value) -> bool:
         """Whether `value` is among what was known."""
-        return stated(value, self.values, set(self.digits))
+        return stated(value, self.values, self.digits)
 
 
 def seen_before(trajectory: Trajectory, message: Message) -> list[str]:

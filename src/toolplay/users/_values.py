@@ -14,8 +14,9 @@ Everything here is pure text processing: deterministic, no model, no locale.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 ValueKind = Literal["phone", "email", "id", "date", "time", "weekday", "amount", "number"]
@@ -163,6 +164,12 @@ def _number_key(text: str) -> str | None:
 
 def values_in(text: str) -> list[Value]:
     """Every concrete value `text` states, in order (see the module docstring)."""
+    return list(_values(text))
+
+
+@lru_cache(maxsize=4096)
+def _values(text: str) -> tuple[Value, ...]:
+    """`values_in`, memoised: a conversation's earlier texts are read again for each message."""
     taken: list[tuple[int, int]] = []
     found: list[Value] = []
     for number, (kind, pattern) in enumerate(_PATTERNS):
@@ -181,7 +188,7 @@ def values_in(text: str) -> list[Value]:
                 continue
             taken.append((start, end))
             found.append(Value(kind, match.group(0).strip(), key, start))  # type: ignore[arg-type]
-    return sorted(found, key=lambda v: v.start)
+    return tuple(sorted(found, key=lambda v: v.start))
 
 
 def _looks_like_phone(text: str) -> bool:
@@ -225,7 +232,7 @@ def _time_options(key: str) -> set[str]:
     return options
 
 
-def stated(value: Value, sources: Iterable[Value], source_digits: set[str]) -> bool:
+def stated(value: Value, sources: Iterable[Value], source_digits: Collection[str]) -> bool:
     """Whether `value` is one of `sources` (a number also when any source shows its digits)."""
     if any(same_value(value, s) for s in sources):
         return True
@@ -235,11 +242,12 @@ def stated(value: Value, sources: Iterable[Value], source_digits: set[str]) -> b
     return False
 
 
-def digit_runs(text: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def digit_runs(text: str) -> frozenset[str]:
     """Every run of digits in `text` (with leading zeros dropped) and every decimal number."""
     runs = {run.lstrip("0") or "0" for run in re.findall(r"\d+", text)}
     runs |= {_number_key(n) or n for n in re.findall(r"\d+\.\d+", text)}
-    return runs
+    return frozenset(runs)
 
 
 # -- names ---------------------------------------------------------------------------------------
@@ -302,6 +310,7 @@ def name_tokens(text: str, *, answer: bool = False) -> list[tuple[str, int]]:
     return found
 
 
-def word_set(text: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def word_set(text: str) -> frozenset[str]:
     """The lower-cased words of `text` (what a name is looked up in)."""
-    return {re.split(r"['’]", w)[0].lower() for w in _WORD.findall(text)}
+    return frozenset(re.split(r"['’]", w)[0].lower() for w in _WORD.findall(text))
