@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from toolplay.analysis._metrics import HEADLINE_ORDER
 from toolplay.analysis._run_data import ReportError, RunData
-from toolplay.catalog import Catalog, CatalogError, build_catalog
+from toolplay.catalog import CatalogError, build_catalog
 from toolplay.scoring import ScenarioScore, Scorer, group_parts, metric_ratios
 from toolplay.stats import (
     PairedDifference,
@@ -73,26 +73,17 @@ class Significance:
     ranking: RunRanking | None
 
 
-def run_catalog(runs: Sequence[RunData], plugins: Sequence[str] = ()) -> Catalog:
-    """A catalog with the runs' plugins and `plugins` (besides the built-ins).
-
-    Raises:
-        ReportError: A plugin does not load.
-    """
-    wanted = [p for run in runs for p in (run.config.plugins if run.config else [])]
-    try:
-        return build_catalog(list(dict.fromkeys([*wanted, *plugins])))
-    except CatalogError as exc:
-        raise ReportError(f"--plugin: {exc}") from exc
-
-
 def run_scorers(runs: Sequence[RunData], plugins: Sequence[str] = ()) -> Mapping[str, Scorer]:
     """The scorers of a catalog with the runs' plugins and `plugins` (besides the built-ins).
 
     Raises:
         ReportError: A plugin does not load.
     """
-    return run_catalog(runs, plugins).scorers
+    wanted = [p for run in runs for p in (run.config.plugins if run.config else [])]
+    try:
+        return build_catalog(list(dict.fromkeys([*wanted, *plugins]))).scorers
+    except CatalogError as exc:
+        raise ReportError(f"--plugin: {exc}") from exc
 
 
 def _records(run: RunData) -> list[ScenarioScore]:

@@ -26,7 +26,7 @@ from toolplay.analysis._metrics import (
     trial_rows,
 )
 from toolplay.analysis._run_data import ReportError, RunData, RunEntry, load_run
-from toolplay.analysis._significance import run_catalog
+from toolplay.analysis._significance import run_scorers
 from toolplay.messages import Usage
 from toolplay.report._evidence import extract_evidence
 from toolplay.report._glossary import GlossaryRow, glossary
@@ -46,7 +46,12 @@ from toolplay.report._sections import (
     group_chart,
     termination_chart,
 )
-from toolplay.report._user_errors import judged_by_trial, review_context, user_error_context
+from toolplay.report._user_errors import (
+    judged_by_trial,
+    review_context,
+    run_user_checks,
+    user_error_context,
+)
 from toolplay.runs import RunSummary
 from toolplay.store import write_atomic
 
@@ -238,11 +243,11 @@ def _glossary(run: RunData) -> list[GlossaryRow]:
     user-error checks' when the run has a simulated user).
     """
     try:
-        catalog = run_catalog([run])
+        scorers = run_scorers([run])
     except ReportError:  # a plugin of the run no longer loads: the built-ins still explain
-        catalog = run_catalog([])
-    checks = catalog.user_checks.values() if run.summary and run.summary.user_errors else ()
-    return glossary(catalog.scorers, {e.evaluation for e in run.entries}, checks)
+        scorers = run_scorers([])
+    checks = run_user_checks(run) if run.summary and run.summary.user_errors else ()
+    return glossary(scorers, {e.evaluation for e in run.entries}, checks)
 
 
 def build_report(run: RunData) -> str:

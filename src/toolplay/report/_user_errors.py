@@ -20,8 +20,10 @@ from toolplay.analysis._compare import stat_cells
 from toolplay.analysis._metrics import COUNT_KEYS, fmt, ordered_metrics
 from toolplay.analysis._run_data import RunData
 from toolplay.analysis._user_models import UserModelComparison, rate_cells
+from toolplay.catalog import CatalogError, build_catalog
 from toolplay.report._intervals import interval_text
 from toolplay.runs import RunSummary, UserErrorSummary
+from toolplay.users import UserCheck, builtin_user_checks
 
 __all__ = [
     "MetricWithout",
@@ -29,6 +31,7 @@ __all__ = [
     "review_context",
     "render_user_errors",
     "render_user_models",
+    "run_user_checks",
     "user_error_context",
     "user_error_note",
     "user_models_context",
@@ -253,3 +256,14 @@ def user_models_context(found: UserModelComparison | None) -> dict[str, object] 
             for r in found.rankings
         ],
     }
+
+
+def run_user_checks(run: RunData) -> list[UserCheck]:
+    """The user-error checks of the catalog the run was made with (its plugins' too; the
+    built-in checks when a plugin no longer loads), for the report's glossary.
+    """
+    plugins = run.config.plugins if run.config is not None else []
+    try:
+        return list(build_catalog(plugins).user_checks.values())
+    except CatalogError:
+        return builtin_user_checks()
