@@ -14,7 +14,8 @@ CASES = labelled_set()
 def test_the_set_is_large_real_and_covers_every_check() -> None:
     assert len(CASES) >= 60
     real = [c for c in CASES if c.kind == "real"]
-    assert len(real) >= 40 and all(c.trajectory.user == "local" for c in real)
+    assert len(real) >= 40 and all("--user local" in c.source for c in real)
+    assert len({c.scenario.id for c in real}) >= 40
     constructed = [c for c in CASES if c.kind == "constructed"]
     for check in CATALOG.user_checks:
         mine = [c for c in constructed if c.check == check]

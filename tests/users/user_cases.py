@@ -45,6 +45,8 @@ class Case:
     """The check a constructed case was written for (its positives or its near misses)."""
     set_name: str = ""
     """The labelled file's name for its set (e.g. `real, development`)."""
+    source: str = ""
+    """How the set's conversations were made and labelled."""
 
 
 @lru_cache(maxsize=8)
@@ -127,14 +129,14 @@ def build_trajectory(
     return trajectory, frozenset(labels)
 
 
-def case_of(data: dict[str, Any], kind: str, set_name: str = "") -> Case:
+def case_of(data: dict[str, Any], kind: str, set_name: str = "", source: str = "") -> Case:
     """A case from its YAML form."""
     scenario = scenario_of(data["scenario"])
     trajectory, labels = build_trajectory(
         scenario.id, data["messages"], data.get("termination", "user_ended")
     )
     return Case(
-        str(data["id"]), kind, scenario, trajectory, labels, data.get("check"), set_name
+        str(data["id"]), kind, scenario, trajectory, labels, data.get("check"), set_name, source
     )
 
 
@@ -142,7 +144,8 @@ def load_cases(path: Path) -> list[Case]:
     """The cases of one labelled file (`kind`, `name`, `source` and `cases`)."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     name = str(data.get("name", data["kind"]))
-    return [case_of(item, str(data["kind"]), name) for item in data["cases"]]
+    source = str(data["source"])
+    return [case_of(item, str(data["kind"]), name, source) for item in data["cases"]]
 
 
 def labelled_set() -> list[Case]:
