@@ -26,6 +26,7 @@ from toolplay.analysis._metrics import (
 )
 from toolplay.report._intervals import ci_header, interval_text, with_intervals
 from toolplay.report._terminal_stats import render_significance, render_trial_power
+from toolplay.report._user_errors import render_user_errors, render_user_models
 from toolplay.runs import RunSummary
 
 __all__ = ["render_comparison", "render_summary"]
@@ -123,6 +124,7 @@ def render_summary(summary: RunSummary, console: Console) -> None:
     _render_trials(summary, console)
     render_trial_power(summary, console)
     _render_termination(summary, console)
+    render_user_errors(summary, console)
     usage = summary.usage
     if usage.calls:
         console.print(
@@ -244,3 +246,4 @@ def render_comparison(comparison: Comparison, console: Console) -> None:
         )
     )
     render_significance(comparison.significance, console)
+    render_user_models(comparison.user_models, console)

@@ -415,7 +415,12 @@ async def execute_run(
         header = run_header(config, suite, mode_name, context, roles, catalog.plugins)
         header = header.model_copy(update={"departures": departures or None})
         summary = build_summary(
-            scenarios, store.results(), header, catalog.scorers, uncertainty=config.uncertainty
+            scenarios,
+            store.results(),
+            header,
+            catalog.scorers,
+            uncertainty=config.uncertainty,
+            user_checks=list(catalog.user_checks),
         )
         write_json(config.out / SUMMARY_FILE, summary.to_json())
         return summary
@@ -484,7 +489,12 @@ def rescore_run(
         settings = uncertainty or _stored_uncertainty(store)
         store.set_meta(_UNCERTAINTY, settings.model_dump(mode="json"))
         summary = build_summary(
-            scenarios, store.results(), header, catalog.scorers, uncertainty=settings
+            scenarios,
+            store.results(),
+            header,
+            catalog.scorers,
+            uncertainty=settings,
+            user_checks=list(catalog.user_checks),
         )
         write_json(run_dir / SUMMARY_FILE, summary.to_json())
         return summary
