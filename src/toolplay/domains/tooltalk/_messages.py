@@ -7,6 +7,7 @@ from typing import Any
 
 from toolplay.domains.tooltalk._common import OWNERS, current_user, has_owner, hex_id
 from toolplay.domains.tooltalk._search import search_records
+from toolplay.domains.tooltalk._texts import refusal
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError
 from toolplay.world import World
@@ -67,7 +68,7 @@ def send_message(world: World, receiver: str, message: str) -> dict[str, str]:
     """
     username = current_user(world)["username"]
     if message == "":
-        raise InvalidArgumentError("Message cannot be empty.")
+        raise InvalidArgumentError(refusal("empty_message"))
     message_id = hex_id(world, "SendMessage", 8, 8)
     world.insert(
         SENT,
