@@ -34,7 +34,7 @@ def search_inbox(
     Args:
         query: Keywords to look for in the subject or body.
         match_type: "any" (default) to match any keyword, "all" to need every keyword.
-        sender: Email address of the sender.
+        sender: Only emails sent from this address.
         start_date: Earliest date, as %Y-%m-%d %H:%M:%S.
         end_date: Latest date, as %Y-%m-%d %H:%M:%S.
     """

@@ -37,7 +37,7 @@ def search_messages(
     Args:
         query: Keywords to look for in the message text.
         match_type: "any" (default) to match any keyword, "all" to need every keyword.
-        sender: Username of the sender.
+        sender: Only messages sent by this user (a username).
         start_date: Earliest time, as %Y-%m-%d %H:%M:%S.
         end_date: Latest time, as %Y-%m-%d %H:%M:%S.
     """
@@ -63,7 +63,7 @@ def send_message(world: World, receiver: str, message: str) -> dict[str, str]:
     """Send a text message to another user; returns its message_id.
 
     Args:
-        receiver: The receiver's username.
+        receiver: Who gets the message (a username).
         message: The text to send.
     """
     username = current_user(world)["username"]
