@@ -11,6 +11,8 @@ This script imports nothing of toolplay (toolplay needs Python 3.11); it writes 
 - `left_out.json`: the scenarios left out, with the reason;
 - `prompts.json`: the reference's agent system prompt, the user simulator's instruction and
   its default demonstrations (data, never code);
+- `evaluation.json`: what the reference's evaluation sees of an assistant's tool call (the
+  code its bus holds for it), as a template;
 - `PROVENANCE.json`: reference commit, pinned clock, seed, format, and every place the export
   is not exact.
 Apple's licence is copied beside them by the caller (`LICENSE` of the reference checkout).
@@ -32,6 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _evaluation import evaluation_data  # noqa: E402
 from _milestones import Inexact  # noqa: E402
 from _pinned import PINNED, SEED, build_scenarios  # noqa: E402
 from _scenario import SETTINGS, network_tools, translate  # noqa: E402
@@ -170,6 +173,7 @@ def export(out: Path, form: str) -> dict[str, int]:
     _write(out / "scenarios.json", exported)
     _write(out / "left_out.json", left_out)
     _write(out / "prompts.json", prompts)
+    _write(out / "evaluation.json", evaluation_data(COMMIT))
     _write(
         out / "PROVENANCE.json",
         {

@@ -28,7 +28,13 @@ EXPORTER = REPO / "scripts" / "toolsandbox_export"
 REFERENCE_PYTHON = Path(
     os.environ.get("TOOLPLAY_TOOLSANDBOX_PYTHON", "/work/ext/tsvenv/bin/python")
 )
-DATA_FILES = ("scenarios.json", "left_out.json", "prompts.json", "PROVENANCE.json")
+DATA_FILES = (
+    "scenarios.json",
+    "left_out.json",
+    "prompts.json",
+    "evaluation.json",
+    "PROVENANCE.json",
+)
 
 
 @pytest.fixture(scope="module")

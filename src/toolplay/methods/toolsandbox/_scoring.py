@@ -217,6 +217,7 @@ class _Compiled:
                 message.sender,
                 message.recipient,
                 message.content,
+                tuple((c.id, c.name, c.arguments) for c in message.tool_calls),
                 None
                 if trace is None
                 else (

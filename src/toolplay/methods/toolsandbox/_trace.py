@@ -1,7 +1,8 @@
 """Read a recorded trajectory the way milestone constraints need it.
 
 `TraceView` pairs every tool-result message with the call that produced it (real tool name,
-parsed arguments, result or error), and gives each table's snapshot after any message index
+parsed arguments, result or error), shows an assistant's calls as the reference's bus holds
+them (`call_texts`), and gives each table's snapshot after any message index
 as a multiset of canonical rows, with a version number that only changes when the table does,
 so constraint values can be cached per version instead of per message.
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolplay.messages import Message, ToolCall, Trajectory
+from toolplay.methods.toolsandbox._calltext import call_text
 from toolplay.scenarios import SETTERS
 from toolplay.world import World
 
@@ -76,6 +78,8 @@ class TraceView:
 
     def __init__(self, trajectory: Trajectory, world: World) -> None:
         self.messages: list[Message] = list(trajectory.messages)
+        self._trajectory = trajectory
+        self._call_texts: dict[int, tuple[str, ...]] = {}
         self.size = len(self.messages)
         self.world = world
         self.traces: dict[int, ToolTrace] = {}
@@ -122,6 +126,15 @@ class TraceView:
             canonical = [_canonical(row) for row in rows]
             found = Snapshot(rows, Counter(canonical), dict(zip(canonical, rows, strict=True)))
             self._snapshots[key] = found
+        return found
+
+    def call_texts(self, index: int) -> tuple[str, ...]:
+        """The reference's bus text of each tool call of message `index` (see `_calltext`)."""
+        found = self._call_texts.get(index)
+        if found is None:
+            calls = self.messages[index].tool_calls
+            found = tuple(call_text(c, self._trajectory.real_tool_name(c.name)) for c in calls)
+            self._call_texts[index] = found
         return found
 
     def trace(self, index: int) -> ToolTrace | None:
