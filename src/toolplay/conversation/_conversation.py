@@ -59,7 +59,7 @@ class Conversation:
         self.presentation = presentation or offered_tools(self.setup, request.augment)
         self.renamed = renamed(self.presentation)
         self.world = self.setup.new_world()
-        self.environment = Environment(self.world, self.setup.offered, self.presentation)
+        self.environment = Environment(self.world, self.setup.registry, self.presentation)
         self.bus = MessageBus()
         self.prompt = prompt
         self.usage = Usage()
@@ -71,7 +71,7 @@ class Conversation:
     def use_world(self, world: World) -> None:
         """Act on `world` from now on (static modes rebuild the world for every turn)."""
         self.world = world
-        self.environment = Environment(world, self.setup.offered, self.presentation)
+        self.environment = Environment(world, self.setup.registry, self.presentation)
 
     async def user_says(self) -> None:
         """The user's next message, posted to the assistant.
