@@ -232,6 +232,17 @@ def _shown(value: Any, digits: int | None) -> Any:
     return value
 
 
+def _forms(value: Any, formats: list[str]) -> list[str]:
+    """`value` as a float in each format (none when it is no number: the reference's
+    normalising extractors call `float()` on it and skip what fails).
+    """
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return []
+    return [format(number, spec) for spec in formats]
+
+
 def _flow(c: FlowConstraint) -> ConstraintEval:
     similarity = c.similarity or ("exact" if c.argument is not None else "rouge")
 
@@ -245,6 +256,8 @@ def _flow(c: FlowConstraint) -> ConstraintEval:
             trace = view.trace(k)
             if trace is not None and trace.ok:
                 values.extend(extract(trace.result, c.path))
+        if c.formats is not None:
+            return [text for v in values for text in _forms(v, c.formats)]
         shown = [_shown(v, c.round) for v in values if v is not None]
         if similarity == "close":  # as the reference's extractors: a non-number is no value
             shown = [v for v in shown if isinstance(v, int | float) and not isinstance(v, bool)]

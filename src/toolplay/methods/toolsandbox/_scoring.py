@@ -290,7 +290,7 @@ def score_milestones(
     """Score a trajectory against the scenario's milestones and minefields (module docstring)."""
     scenario = setup.scenario
     world = replay_changes(setup.new_world(), trajectory.changes)
-    view = TraceView(trajectory, world)
+    view = TraceView(trajectory, world, setup.registry)
     tables = list(world.state())
     milestone_similarity, milestone_map = _Compiled(scenario.milestones, tables).match(view)
     if scenario.minefields:
