@@ -222,7 +222,8 @@ def _values(
     """Candidate values of one argument, best first (targets, rows, solution, world, type)."""
     scenario = setup.scenario
     found: list[Any] = []
-    if name in targets:
+    anything = name in targets and _any_number(targets[name])
+    if name in targets and not anything:
         found.append(literal(targets[name]))
     for row in rows:
         for column, target in row.items():
@@ -235,6 +236,8 @@ def _values(
         found += [row[name] for row in table_rows if name in row]
     if kind == "number":
         found.append(setup.new_world().clock.timestamp())
+    if anything:  # "any number": a value from the scenario is likelier to be valid
+        found.append(literal(targets[name]))
     elif kind is not None and kind in _DEFAULTS:
         found.append(_DEFAULTS[kind])
     unique: list[Any] = []
@@ -242,6 +245,11 @@ def _values(
         if value is not None and value not in unique:
             unique.append(value)
     return unique
+
+
+def _any_number(target: Any) -> bool:
+    """A `close` target whose tolerance admits every number (the reference's infinite one)."""
+    return isinstance(target, dict) and "close" in target and target.get("tolerance", 0) >= 1e300
 
 
 def _switches_on(setup: ScenarioSetup) -> list[Call]:
