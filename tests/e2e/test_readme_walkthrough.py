@@ -61,7 +61,7 @@ RULES = [
     Rule(r"^toolplay validate --suite toolsandbox$", ("ok: 1032 scenario(s)", "passed validation")),
     Rule(r"^toolplay run --suite toolsandbox --assistant openai:gpt-4o ", expect=KEY, code=2),
     Rule(r"^REF_VENV/bin/python scripts/toolsandbox_export", skip="needs the reference's venv"),
-    Rule(r"^toolplay validate --suite autode( |$)", ("ok: 160 scenario(s)", "passed validation")),
+    Rule(r"^toolplay validate --suite autode( |$)", ("ok: 165 scenario(s)", "passed validation")),
     Rule(r"^toolplay compare runs/sta runs/dyn", skip="compares runs that need a model"),
     Rule(r"^AUTODE=", skip="sets a variable"),
     Rule(r"^toolplay validate --suite autode-data:", ("ok: 276 scenario(s)",), needs_shared=True),
