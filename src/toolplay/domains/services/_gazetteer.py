@@ -47,12 +47,39 @@ def _close(query_word: str, word: str) -> bool:
     return fuzz.ratio(query_word, word) >= WORD_SIMILARITY
 
 
-@lru_cache(maxsize=4096)
 def _words(place: Place) -> tuple[frozenset[str], frozenset[str]]:
     """(words of the name, every word of name, types, address and city)."""
     name = frozenset(normalise(place.name).split())
     text = " ".join([*place.types, place.full_address, place.city["name"]])
     return name, name | frozenset(normalise(text).split())
+
+
+@lru_cache(maxsize=1)
+def _index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int]]]:
+    """Word -> the places (by position) holding it anywhere, and in their name."""
+    anywhere: dict[str, set[int]] = {}
+    named: dict[str, set[int]] = {}
+    for position, place in enumerate(gazetteer()):
+        name, everything = _words(place)
+        for word in everything:
+            anywhere.setdefault(word, set()).add(position)
+        for word in name:
+            named.setdefault(word, set()).add(position)
+    return (
+        {w: frozenset(p) for w, p in anywhere.items()},
+        {w: frozenset(p) for w, p in named.items()},
+    )
+
+
+@lru_cache(maxsize=1 << 12)
+def _holding(query_word: str) -> tuple[frozenset[int], frozenset[int]]:
+    """The places with a word close to `query_word` anywhere, and in their name."""
+    anywhere, named = _index()
+    close = [w for w in anywhere if _close(query_word, w)]
+    return (
+        frozenset().union(*(anywhere[w] for w in close)),
+        frozenset().union(*(named.get(w, frozenset()) for w in close)),
+    )
 
 
 def _query_words(query: str) -> list[str]:
@@ -61,24 +88,31 @@ def _query_words(query: str) -> list[str]:
 
 def search_maps(query: str, latitude: float, longitude: float, limit: int) -> list[dict[str, Any]]:
     """The places matching `query` around the point, best first, at most `limit`."""
+    return [listing(gazetteer()[i]) for i in _ranked(query, latitude, longitude, limit)]
+
+
+@lru_cache(maxsize=1 << 12)
+def _ranked(query: str, latitude: float, longitude: float, limit: int) -> tuple[int, ...]:
+    """Positions of the best matches (memoised: a suite repeats the same searches)."""
     words = _query_words(query)
     if not words or limit <= 0:
-        return []
-    wanted = " ".join(words)
+        return ()
+    places = gazetteer()
+    holding = [_holding(word) for word in words]
+    candidates = frozenset.intersection(*(anywhere for anywhere, _ in holding))
+    wanted = " ".join(sorted(set(words)))
     centre = (latitude, longitude)
-    found: list[tuple[tuple[int, int, float, int], Place]] = []
-    for order, place in enumerate(gazetteer()):
-        name, everything = _words(place)
-        if not all(any(_close(q, w) for w in everything) for q in words):
-            continue
+    found: list[tuple[tuple[int, int, float, int], int]] = []
+    for position in candidates:
+        place = places[position]
         away = distance_km(centre, place.point)
         if place.kind not in GLOBAL_KINDS and away > LOCAL_RADIUS_KM:
             continue
-        hits = sum(1 for q in words if any(_close(q, w) for w in name))
-        exact = 0 if " ".join(sorted(name)) == " ".join(sorted(set(wanted.split()))) else 1
-        found.append(((exact, -hits, away, order), place))
+        hits = sum(1 for _, named in holding if position in named)
+        exact = 0 if " ".join(sorted(_words(place)[0])) == wanted else 1
+        found.append(((exact, -hits, away, position), position))
     found.sort(key=lambda item: item[0])
-    return [listing(place) for _, place in found[:limit]]
+    return tuple(position for _, position in found[:limit])
 
 
 def listing(place: Place) -> dict[str, Any]:
