@@ -33,6 +33,27 @@ AggregateFunction = Callable[[Sequence[Scored]], MethodSummary]
 ReferenceCheck = Callable[[ReferenceCall, Any, str | None], bool]
 
 
+class VetoProbe(NamedTuple):
+    """Trajectories that should fire one veto of a scenario (e.g. a ToolSandbox minefield).
+
+    Validation plays each candidate (a copy of the scenario whose reference solution is the
+    trajectory to play) with the oracle and the scripted user, scores it against the original
+    scenario, and reports the veto when no candidate fires it: a veto no trajectory can fire
+    checks nothing, and the reference solution, which never fires one, cannot show it.
+    """
+
+    label: str
+    """What the veto is, for the report (e.g. "minefield '0'")."""
+    candidates: Sequence[Scenario]
+    fired: Callable[[ScenarioScore], bool]
+    """Whether the veto fired in a candidate's score."""
+    reason: str = ""
+    """Why there is no candidate, when there is none."""
+
+
+VetoProbes = Callable[[ScenarioSetup], Sequence[VetoProbe]]
+
+
 @dataclass(frozen=True)
 class Metric:
     """One metric a method reports (an entry of the glossary)."""
@@ -62,6 +83,8 @@ class Scorer:
     parts: MetricParts | None = None
     """How its headline metrics decompose into per-scenario parts, for confidence intervals
     and paired tests (None: read as the mean scenario score, as `mean_score` reports it)."""
+    veto_probes: VetoProbes | None = None
+    """Trajectories validation plays to show that each veto of a scenario can fire."""
 
 
 def score_trajectory(
