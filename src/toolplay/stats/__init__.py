@@ -1,7 +1,8 @@
 """Pure statistics over numbers, with no knowledge of runs or methods.
 
 Seeded bootstrap intervals, paired differences and permutation tests, Holm's correction and a
-cautious ranking, trial power, pass^k, and agreement (Pearson, Spearman, ICC(3,1); system
+cautious ranking, trial power, pass^k, item analysis (discrimination, trial
+disagreement), and agreement (Pearson, Spearman, ICC(3,1); system
 level as in AutoDE's Table 2). `toolplay.analysis` applies them to run folders.
 """
 
@@ -13,6 +14,12 @@ from toolplay.stats._bootstrap import (
     UncertaintySettings,
     bootstrap_intervals,
     ratio_value,
+)
+from toolplay.stats._items import (
+    Discrimination,
+    correlation_interval,
+    discrimination,
+    trial_disagreement,
 )
 from toolplay.stats._multiple import RankedRun, holm, significance_ranking
 from toolplay.stats._paired import PairedDifference, paired_difference
@@ -31,6 +38,7 @@ __all__ = [
     "CiMethod",
     "ConfidenceInterval",
     "DetectableDifference",
+    "Discrimination",
     "PairedDifference",
     "RankedRun",
     "Ratio",
@@ -40,6 +48,8 @@ __all__ = [
     "UncertaintySettings",
     "agreement",
     "bootstrap_intervals",
+    "correlation_interval",
+    "discrimination",
     "holm",
     "icc_3_1",
     "paired_difference",
@@ -50,5 +60,6 @@ __all__ = [
     "significance_ranking",
     "spearman",
     "system_agreement",
+    "trial_disagreement",
     "trial_power",
 ]
