@@ -20,6 +20,9 @@ version 2 config has no fingerprint (None: not checked) and keeps its suite spec
 Version 2 and 3 configs were played with toolplay's context-rich assistant prompt and its own
 user briefing, the defaults then: they migrate to `play.prompt_context=true` and
 `play.user_simulator=toolplay` (version 4), so a resumed run goes on as it started.
+Version 5 added `suite_version` (the suite's errata file and the version of the suite the run
+is scored against, `runs._suite_version`); older configs migrate to None: the suite as its
+files are, version `none`.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from toolplay.scenarios import check_augmentation
 from toolplay.scoring import ScoringSettings
 from toolplay.stats import UncertaintySettings
 
-CONFIG_VERSION = 4
+CONFIG_VERSION = 5
 USER_PREFIX = "user_"
 CI_PREFIX = "ci_"
 _SECTIONS = ("assistant_model", "user_model", "play", "scoring", "uncertainty")
@@ -79,6 +82,34 @@ def apply_options(data: dict[str, Any], options: dict[str, Any]) -> dict[str, An
     return {**data, **merged}
 
 
+class SuiteVersion(BaseModel):
+    """The version of its suite a run is at: an errata file and versions of it
+    (`toolplay.scenarios._errata`).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    errata: Path = Field(description="The errata file (stored with its absolute path).")
+    version: str = Field(
+        description="The suite version the run is scored against (`none`: the original)."
+    )
+    played: str | None = Field(
+        default=None,
+        description="The version the stored conversations were played under, when a re-score "
+        "moved `version` away from it (None: the same as `version`).",
+    )
+    digest: str | None = Field(
+        default=None,
+        description="SHA-256 of the errata entries up to the later of the two versions: "
+        "score and --resume refuse a file whose entries changed since.",
+    )
+
+    @property
+    def played_under(self) -> str:
+        """The version the conversations were played under."""
+        return self.played or self.version
+
+
 class RunConfig(BaseModel):
     """Everything that determines a run's results (secrets are never part of it)."""
 
@@ -120,6 +151,11 @@ class RunConfig(BaseModel):
     plugins: list[str] = Field(
         default_factory=list, description="Plugin modules loaded besides the installed ones."
     )
+    suite_version: SuiteVersion | None = Field(
+        default=None,
+        description="The suite's errata and the version the run is at (None: the suite as "
+        "its files are, version `none`).",
+    )
     uncertainty: UncertaintySettings = Field(
         default_factory=UncertaintySettings,
         description="How the summary's confidence intervals are computed (not part of the "
@@ -153,6 +189,8 @@ def migrate_config(data: dict[str, Any]) -> dict[str, Any]:
     version = data.get("version", 1 if legacy else CONFIG_VERSION)
     if version >= CONFIG_VERSION:
         return data
+    if version == 4:  # 4 -> 5: no suite version (the original suite)
+        return {**data, "version": CONFIG_VERSION}
     if version in (2, 3):
         play = dict(data.get("play") or {})
         play.setdefault("prompt_context", True)
