@@ -52,6 +52,25 @@ def weak(
     return _act(context, messages, solves)
 
 
+SLOTS = {
+    # scenario id -> (name, phone): the plain one as the script says it; the other with the
+    # number written the way a person would, not the way the gold is (E.164)
+    "autode_slot_plain": ("Alice Chen", "+14155550101"),
+    "autode_slot_format": ("Bob Rivera", "(415) 555-0102"),
+}
+
+
+def slot_filler(
+    messages: list[dict[str, Any]], tools: list[dict[str, Any]], context: AssistantContext
+) -> Any:
+    """Calls add_contact at once with the name and number it reads in `SLOTS`."""
+    if context.scenario_id not in SLOTS or any(m["role"] == "tool" for m in messages):
+        return "Done."
+    name, phone = SLOTS[context.scenario_id]
+    call = {"name": "add_contact", "arguments": json.dumps({"name": name, "phone_number": phone})}
+    return {"content": None, "tool_calls": [{"id": "call_0", "type": "function", "function": call}]}
+
+
 def _level(k: int) -> Any:
     def agent(
         messages: list[dict[str, Any]], tools: list[dict[str, Any]], context: AssistantContext

@@ -160,7 +160,12 @@ def test_runs_of_different_suites_are_refused(
         audited(runs["strong"], elsewhere)
     output = cli("audit", str(runs["oracle"]), "--out", str(tmp_path / "a"), status=2)
     assert "at least one run under test" in output
-    assert not (tmp_path / "a" / "audit.json").exists()
+    output = cli(
+        "audit", str(runs["strong"]), str(elsewhere), "--out", str(tmp_path / "b"), status=2
+    )
+    assert "audit compares runs of one suite" in output
+    # refused before anything is played or written: no baselines, no files
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
 
 
 def test_reverse_discrimination_needs_strong_runs_doing_worse(
@@ -187,3 +192,52 @@ def test_reverse_discrimination_needs_strong_runs_doing_worse(
     for step in ("ladder_2", "ladder_3", "ladder_4"):
         assert items[step].flags == []
     assert audit.items[0].id == "reverse"
+
+
+SCRIPTS = """\
+scripts:
+  - id: slot_plain
+    character: Sam, organising a dinner
+    background: Alice is a new colleague.
+    purpose: Save Alice's number.
+    label: {add_contact: {name: Alice Chen, phone_number: "+14155550101"}}
+    query: Please add Alice Chen, her number is +14155550101.
+    follow_ups: []
+  - id: slot_format
+    character: Sam, organising a dinner
+    background: Bob is an old friend.
+    purpose: Save Bob's number.
+    label: {add_contact: {name: Bob Rivera, phone_number: "+14155550102"}}
+    query: Please add Bob Rivera, his number is +14155550102.
+    follow_ups: []
+"""
+
+
+def test_a_slot_nobody_fills_is_flagged_and_a_correction_proposed(
+    tmp_path: Path, cli: Cli, make_run: RunMaker
+) -> None:
+    scripts = tmp_path / "scripts.yaml"
+    scripts.write_text(SCRIPTS)
+    suite = f"autode:{scripts}"
+    runs = [make_run(suite, "slot_filler", trials=t) for t in (1, 2)]
+    loaded = [load_run(r) for r in runs]
+    audit = audit_runs([AuditInput(str(r.path), r, run_role(r)) for r in loaded], AuditSettings())
+    items = {i.id: i for i in audit.items}
+    assert {f.code for f in items["autode_slot_plain"].flags} == {"never_discriminating"}
+    formatted = items["autode_slot_format"]
+    assert {f.code for f in formatted.flags} == {
+        "slot_never_filled",
+        "failed_by_all",
+        "never_discriminating",
+    }
+    phone = next(s for s in formatted.slots if s.slot == "phone_number")
+    assert (phone.correct, phone.wrong, phone.missing) == (0, 3, 0)
+    assert (phone.common, phone.common_count, phone.common_runs) == ("(415) 555-0102", 3, 2)
+    name = next(s for s in formatted.slots if s.slot == "name")
+    assert (name.correct, name.runs_filling) == (3, 2)
+    flag = next(f for f in formatted.flags if f.code == "slot_never_filled")
+    assert "phone_number (gold '+14155550102': wrong 3, missing 0" in flag.detail
+    assert "name" not in flag.detail.split("phone_number")[0]
+    [draft] = audit.proposed_errata
+    assert draft.scenario == "autode_slot_format"
+    assert draft.set == {"metadata.label.arguments.phone_number": "(415) 555-0102"}

@@ -4,7 +4,7 @@ Everything here reads run folders (never plays a conversation) and hands typed r
 `toolplay.report`, which only renders them.
 """
 
-from toolplay.analysis._audit import AuditInput, audit_runs, run_role
+from toolplay.analysis._audit import AuditInput, audit_runs, check_inputs, run_role
 from toolplay.analysis._audit_baselines import play_missing_baselines
 from toolplay.analysis._audit_model import (
     ANALYSIS_SCHEMAS,
@@ -32,6 +32,7 @@ __all__ = [
     "FlagRule",
     "ScenarioAudit",
     "audit_runs",
+    "check_inputs",
     "play_missing_baselines",
     "run_role",
     "Comparison",

@@ -49,7 +49,7 @@ from toolplay.analysis._versions import check_versions
 from toolplay.runs import CEILING, FLOOR, succeeded
 from toolplay.stats import discrimination, trial_disagreement
 
-__all__ = ["AuditInput", "audit_runs", "run_role"]
+__all__ = ["AuditInput", "audit_runs", "check_inputs", "run_role"]
 
 _EVIDENCE_CAP = 12
 """Trajectories listed per flag at most (one per run first)."""
@@ -111,17 +111,14 @@ def _passed(entry: RunEntry) -> bool:
     return entry.score is not None and entry.value is not None and succeeded(entry.score)
 
 
-def audit_runs(
-    inputs: Sequence[AuditInput], settings: AuditSettings, *, mixed_versions: bool = False
-) -> Audit:
-    """The audit of one suite from runs of it (see the module docstring).
+def check_inputs(inputs: Sequence[AuditInput], *, mixed_versions: bool = False) -> tuple[str, str]:
+    """The suite and the suite version of the runs, once they are fit for an audit.
 
     Raises:
         ReportError: No run under test, runs of different suites, or runs scored against
             different suite versions (unless `mixed_versions`).
     """
-    tested = [i for i in inputs if i.role == "run"]
-    if not tested:
+    if not any(i.role == "run" for i in inputs):
         raise ReportError(
             "audit needs at least one run under test (the oracle and no-call are references)"
         )
@@ -134,6 +131,20 @@ def audit_runs(
     version = check_versions(
         [i.label for i in inputs], [i.run for i in inputs], mixed=mixed_versions
     )
+    return next(iter(suites)), version
+
+
+def audit_runs(
+    inputs: Sequence[AuditInput], settings: AuditSettings, *, mixed_versions: bool = False
+) -> Audit:
+    """The audit of one suite from runs of it (see the module docstring).
+
+    Raises:
+        ReportError: No run under test, runs of different suites, or runs scored against
+            different suite versions (unless `mixed_versions`).
+    """
+    suite, version = check_inputs(inputs, mixed_versions=mixed_versions)
+    tested = [i for i in inputs if i.role == "run"]
     tables = {i.label: _by_scenario(i) for i in inputs}
     totals = {
         i.label: [m for t in tables[i.label].values() if (m := t.mean) is not None] for i in tested
@@ -151,7 +162,7 @@ def audit_runs(
     counts = Counter(flag.code for s in items for flag in s.flags)
     return Audit(
         audit_version=AUDIT_VERSION,
-        suite=next(iter(suites)),
+        suite=suite,
         suite_version=version,
         settings=settings,
         rules=list(FLAG_RULES),

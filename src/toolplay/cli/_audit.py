@@ -59,12 +59,16 @@ def audit(
 ) -> None:
     """Item analysis of a suite from runs of it: per scenario its scores, solve rate, floor and
     ceiling, trial disagreement and discrimination, flags with stated rules, most suspect first.
+
+    Exits 0 once the files are written (flags are findings, not failures), 2 when refused.
     """
     from toolplay.analysis import (  # noqa: PLC0415 (startup time)
+        Audit,
         AuditInput,
         AuditSettings,
         ReportError,
         audit_runs,
+        check_inputs,
         load_run,
         play_missing_baselines,
         run_role,
@@ -79,7 +83,7 @@ def audit(
             flag = {"level": "--ci-level"}.get(str(problem["loc"][0]), f"--{problem['loc'][0]}")
             raise ReportError(f"{flag}: {problem['msg'][:1].lower()}{problem['msg'][1:]}") from None
 
-    def run_audit() -> tuple[object, list[Path]]:
+    def run_audit() -> tuple[Audit, list[Path]]:
         chosen = settings()
         if not run_dirs:
             raise ReportError("audit needs one or more run directories")
@@ -87,6 +91,7 @@ def audit(
         names = [r.label for r in runs]
         labels = names if len(set(names)) == len(names) else [str(r.path) for r in runs]
         inputs = [AuditInput(label, r, run_role(r)) for label, r in zip(labels, runs, strict=True)]
+        check_inputs(inputs, mixed_versions=mixed_versions)  # refuse before playing anything
         notes: list[str] = []
         if baselines:
             logging.getLogger("toolplay").setLevel(logging.WARNING)
@@ -97,9 +102,6 @@ def audit(
         return found, write_audit(found, out)
 
     result, written = _guard(run_audit)
-    from toolplay.analysis import Audit  # noqa: PLC0415 (startup time)
-
-    assert isinstance(result, Audit)
     render_audit(result, console, top=top)
     reports = [p for p in written if p.parent != out]
     for path in reports:
