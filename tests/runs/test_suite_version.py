@@ -107,6 +107,9 @@ def test_a_version_that_changes_what_was_played_is_refused(oracle_run: Path, err
     assert "suite version 2" in out and "changes what is played" in out
     assert f"1 scenario(s) this run holds: {ADD}" in out and "must be played again" in out
     assert {p.name: p.read_bytes() for p in oracle_run.iterdir() if p.is_file()} == before
+    # without --suite-version, the file's latest version (2) is meant: refused the same way
+    out = invoke("score", str(oracle_run), "--errata", str(errata), status=2)
+    assert "suite version 2 of" in out
 
 
 def test_run_plays_the_corrected_suite_and_resume_keeps_it(tmp_path: Path, errata: Path) -> None:
