@@ -54,8 +54,9 @@ async def play(
     trial: int = 0,
     settings: PlaySettings | None = None,
     augment: Sequence[str] = (),
+    presentation: str = "toolplay",
 ) -> Trajectory:
-    """Play `scenario` in `mode` (scripted user by default)."""
+    """Play `scenario` in `mode` (scripted user by default) with a registered presentation."""
     request = PlayRequest(
         setup(scenario),
         assistant,
@@ -63,8 +64,14 @@ async def play(
         trial,
         settings or PlaySettings(),
         tuple(augment),
+        CATALOG.presentation(presentation),
     )
     return await CATALOG.mode(mode).play(request)
+
+
+def system_prompt(scenario: Scenario, base: str | None = None, context: bool = False) -> str:
+    """The assistant's system text under toolplay's own presentation (its default prompts)."""
+    return CATALOG.presentation("toolplay").system_prompt(scenario, base, context, own=False)
 
 
 def score(

@@ -68,9 +68,6 @@ ALLOWED = {
 KNOWN = {
     # The open core (issue 21): the method-specific parts left in core modules.
     "runs/_uncertainty.py imports toolplay.methods",
-    # What the model is shown (issue 22): the reference prompts become the method's presentation.
-    "conversation/_prompts.py imports toolplay.methods",
-    "roles/_model_user.py imports toolplay.methods",
 }
 """Import-direction violations that exist and are being removed; the list may only shrink."""
 OPTIONAL = {"inspect_ai": "integrations"}

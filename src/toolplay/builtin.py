@@ -12,7 +12,15 @@ from toolplay.catalog import Catalog
 from toolplay.conversation import builtin_modes
 from toolplay.domains import SANDBOX_DOMAINS, builtin_domains
 from toolplay.methods import autode, toolsandbox, tooltalk
-from toolplay.roles import RoleKind, RoleRequest, builtin_assistant_kinds, builtin_user_kinds
+from toolplay.roles import (
+    PromptTexts,
+    RoleKind,
+    RoleRequest,
+    builtin_assistant_kinds,
+    builtin_user_kinds,
+    prompt_texts_of,
+    toolplay_presentation,
+)
 from toolplay.scenarios import folder_suite, variant_suite
 from toolplay.scoring import builtin_scorers
 
@@ -44,8 +52,16 @@ REPLAY = RoleKind(
 )
 
 
+def _default_texts() -> PromptTexts:
+    """Toolplay's default prompts: the ToolSandbox reference's agent prompt, user instruction
+    and demonstrations (data the ToolSandbox method ships).
+    """
+    return prompt_texts_of(toolsandbox.toolsandbox_prompts())
+
+
 def register(catalog: Catalog) -> None:
     """Register every built-in part of toolplay, then the three published methods."""
+    catalog.add_presentation(toolplay_presentation(_default_texts))
     for domain in builtin_domains():
         catalog.add_domain(domain)
     catalog.add_domain_group("sandbox", SANDBOX_DOMAINS)

@@ -1,4 +1,4 @@
-"""The catalog: every domain, suite, mode, scorer and role toolplay knows, in one object.
+"""The catalog: every domain, suite, mode, scorer, role and presentation toolplay knows.
 
 There is one way to extend toolplay: a *plugin* is a module with a function
 `register(catalog: Catalog) -> None` that calls the catalog's `add_*` methods. The built-ins
@@ -19,13 +19,14 @@ import importlib
 import importlib.util
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 from toolplay.clients import ModelOptions, ResponseCache
 from toolplay.conversation import Mode
-from toolplay.roles import Assistant, RoleKind, RoleRequest, RoleSpecError, User
+from toolplay.roles import Assistant, Presentation, RoleKind, RoleRequest, RoleSpecError, User
 from toolplay.scenarios import (
     LoadContext,
     Scenario,
@@ -41,6 +42,9 @@ from toolplay.scoring import Scorer, ScoringContext, ScoringSettings, scoring_co
 from toolplay.tools import Domain, ToolCatalog
 
 logger = logging.getLogger(__name__)
+
+DEFAULT_PRESENTATION = "toolplay"
+"""The presentation of a suite that names none, and of roles built without one."""
 
 ENTRY_POINT_GROUP = "toolplay.plugins"
 """Python entry-point group of installed plugins; each entry names a `register` function."""
@@ -64,6 +68,7 @@ class Catalog:
         self._scorers: dict[str, Scorer] = {}
         self._assistants: dict[str, RoleKind] = {}
         self._users: dict[str, RoleKind] = {}
+        self._presentations: dict[str, Presentation] = {}
         self.plugins: list[str] = []
         """Where each registered plugin came from (recorded with a run)."""
 
@@ -105,6 +110,12 @@ class Catalog:
         """A kind of user (`--user KIND[:ARGUMENT]`)."""
         self._add(self._users, "user kind", kind)
 
+    def add_presentation(self, presentation: Presentation) -> None:
+        """A presentation (`--presentation NAME`): what a model is shown and how its answer is
+        read; a suite names the one its runs use by default (`Suite.presentation`).
+        """
+        self._add(self._presentations, "presentation", presentation)
+
     def _add(self, table: dict[str, Any], what: str, item: Any) -> None:
         name = str(item.name)
         if not name or ":" in name:
@@ -144,6 +155,19 @@ class Catalog:
     def users(self) -> Mapping[str, RoleKind]:
         """Kinds of user by name."""
         return self._users
+
+    @property
+    def presentations(self) -> Mapping[str, Presentation]:
+        """Presentations by name."""
+        return self._presentations
+
+    def presentation(self, name: str) -> Presentation:
+        """The presentation `name`; unknown names fail listing the known ones."""
+        found = self._presentations.get(name)
+        if found is None:
+            known = ", ".join(self._presentations)
+            raise CatalogError(f"unknown presentation {name!r}; known: {known}")
+        return found
 
     def load_context(self) -> LoadContext:
         """What scenario loading needs: the tool catalog and the known evaluation methods."""
@@ -189,9 +213,13 @@ class Catalog:
         *,
         cache: ResponseCache | None = None,
         concurrency: int = 1,
+        presentation: Presentation | None = None,
     ) -> Assistant:
-        """The assistant a spec such as `oracle` or `openai:gpt-4o` names."""
+        """The assistant a spec such as `oracle` or `openai:gpt-4o` names (a model-backed one
+        builds its requests with `presentation`, default toolplay's).
+        """
         kind, request = self._role(spec, self._assistants, "assistant", model, cache, concurrency)
+        request = replace(request, presentation=presentation or self._default_presentation())
         built: Assistant = kind.build(request)
         return built
 
@@ -202,11 +230,18 @@ class Catalog:
         *,
         cache: ResponseCache | None = None,
         concurrency: int = 1,
+        presentation: Presentation | None = None,
     ) -> User:
-        """The user a spec such as `scripted` or `openai:gpt-4o-mini` names."""
+        """The user a spec such as `scripted` or `openai:gpt-4o-mini` names (a model-driven one
+        builds its requests with `presentation`, default toolplay's).
+        """
         kind, request = self._role(spec, self._users, "user", model, cache, concurrency)
+        request = replace(request, presentation=presentation or self._default_presentation())
         built: User = kind.build(request)
         return built
+
+    def _default_presentation(self) -> Presentation | None:
+        return self._presentations.get(DEFAULT_PRESENTATION)
 
     @staticmethod
     def _role(

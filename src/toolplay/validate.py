@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from toolplay.catalog import Catalog, CatalogError, build_catalog
 from toolplay.conversation import Mode, PlayRequest
 from toolplay.messages import ToolCall
-from toolplay.roles import OracleAssistant, ScriptedUser
+from toolplay.roles import OracleAssistant, Presentation, ScriptedUser
 from toolplay.scenarios import Scenario, ScenarioSetup
 from toolplay.scoring import ReferenceCheck, ScoringContext, score_trajectory
 from toolplay.tools import ToolCrash
@@ -79,7 +79,11 @@ def check_reference_results(setup: ScenarioSetup, judge: ReferenceCheck | None) 
 
 
 async def _validate(
-    catalog: Catalog, scenarios: list[Scenario], mode: Mode, context: ScoringContext
+    catalog: Catalog,
+    scenarios: list[Scenario],
+    mode: Mode,
+    context: ScoringContext,
+    presentation: Presentation,
 ) -> list[str]:
     failures: list[str] = []
     oracle, user = OracleAssistant(), ScriptedUser()
@@ -87,7 +91,7 @@ async def _validate(
         setup = catalog.setup(scenario)
         scorer = catalog.scorer(scenario.evaluation)
         failures += check_reference_results(setup, scorer.reference_check)
-        trajectory = await mode.play(PlayRequest(setup, oracle, user))
+        trajectory = await mode.play(PlayRequest(setup, oracle, user, presentation=presentation))
         if trajectory.termination in ("infrastructure_error", "assistant_error"):
             first_line = (trajectory.error or "").splitlines()[0:1]
             failures.append(
@@ -122,5 +126,6 @@ def validate_suite(
     suite = catalog.load_suite(spec)
     chosen = catalog.mode(suite.mode(mode))
     context = catalog.scoring_context(suite.scenarios)
-    failures = asyncio.run(_validate(catalog, list(suite.scenarios), chosen, context))
+    presentation = catalog.presentation(suite.presentation)
+    failures = asyncio.run(_validate(catalog, list(suite.scenarios), chosen, context, presentation))
     return ValidationReport(checked=len(suite.scenarios), failures=failures)

@@ -57,8 +57,10 @@ def test_bus_messages_become_openai_messages() -> None:
 
 
 def test_request_seed_moves_with_the_trial_and_optional_fields_are_omitted() -> None:
-    plain = chat_request("m", ModelSettings(), [], [])
+    plain = chat_request("m", ModelSettings(temperature=0.0), [], [])
     assert plain == {"model": "m", "messages": [], "temperature": 0.0}
+    # a temperature nobody set is not sent (the presentation fills its default in first)
+    assert chat_request("m", ModelSettings(), [], []) == {"model": "m", "messages": []}
     seeded = ModelSettings(seed=10, max_tokens=5, temperature=0.3)
 
     def in_trial(trial: int) -> dict[str, object]:

@@ -7,13 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from support import build_assistant, build_user, offered_tools, parse_scenario, play_dynamic
+from support import (
+    build_assistant,
+    build_user,
+    offered_tools,
+    parse_scenario,
+    play_dynamic,
+    system_prompt,
+)
 from toolplay.clients import (
     RoleOptionError,
     load_model,
     packaged_model_path,
 )
-from toolplay.conversation import system_prompt
 from toolplay.messages import Trajectory
 from toolplay.roles import AssistantContext, AssistantTurn, ChatAssistant, ScriptedUser
 

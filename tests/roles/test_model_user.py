@@ -7,7 +7,7 @@ from typing import Any
 
 from support import build_user, parse_scenario, play_dynamic
 from toolplay.methods.toolsandbox import toolsandbox_prompts
-from toolplay.roles import AssistantContext, AssistantTurn
+from toolplay.roles import AssistantContext, AssistantTurn, prompt_texts_of
 from toolplay.roles._model_user import (
     simulator_messages,
     user_system_prompt,
@@ -100,7 +100,7 @@ def test_the_reference_briefing_demonstrations_then_instruction_and_goal() -> No
     texts = toolsandbox_prompts()
     instruction = texts["user_instruction"]
     bare = scenario(goal="Get wifi turned on.", script=["Wifi on please"])
-    messages = simulator_messages(bare, ())
+    messages = simulator_messages(bare, (), texts=prompt_texts_of(texts))
     default = texts["demonstrations"]["default"][0]["messages"]
     shown = [m for m in default if m.get("recipient") != "environment"]
     # the reference's default demonstration first, its own briefing a system message
@@ -114,7 +114,7 @@ def test_the_reference_briefing_demonstrations_then_instruction_and_goal() -> No
         "content": instruction + "Get wifi turned on.",
     }
     # a scenario's own demonstrations replace the default ones
-    own = simulator_messages(GOAL, ())
+    own = simulator_messages(GOAL, (), texts=prompt_texts_of(texts))
     assert own[0] == {"role": "assistant", "content": "DEMO-LINE please"}
     assert own[1]["content"].endswith("Get wifi turned on.\nYou do not know your wifi password.")
 

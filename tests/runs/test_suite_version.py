@@ -179,7 +179,16 @@ def test_compare_refuses_runs_at_different_versions_unless_told(
     invoke("compare", str(oracle_run), str(floor), "--mixed-versions")
 
 
-def test_a_version_4_config_migrates_to_the_original_suite() -> None:
-    old = {"version": 4, "suite": "quick", "assistant": "oracle", "out": "runs/x"}
-    assert migrate_config(old)["version"] == 5
-    assert RunConfig.model_validate(old).suite_version is None
+def test_older_configs_migrate_to_the_original_suite() -> None:
+    for version in (4, 5):
+        old = {"version": version, "suite": "quick", "assistant": "oracle", "out": "runs/x"}
+        assert migrate_config(old)["version"] == 6
+        assert RunConfig.model_validate(old).suite_version is None
+    new = {
+        "version": 6,
+        "suite": "quick",
+        "assistant": "oracle",
+        "out": "runs/x",
+        "suite_version": {"errata": "/e.yaml", "version": "1.1", "digest": "d"},
+    }
+    assert RunConfig.model_validate(new).suite_version is not None

@@ -18,6 +18,7 @@ import pytest
 from scipy.stats import pearsonr, spearmanr
 from typer.testing import CliRunner
 
+from support import CATALOG
 from toolplay.analysis import compare_runs
 from toolplay.cli import app
 from toolplay.roles._model_user import reference_user_prompt
@@ -207,7 +208,7 @@ def test_model_driven_user_over_an_endpoint_gets_the_derived_side(
     played = [by_id[sid] for sid in scores(out)]
     assert len(played) == 12
     for scenario in played:
-        expected = reference_user_prompt(scenario)
+        expected = reference_user_prompt(scenario, CATALOG.presentation("toolplay").prompt_texts)
         assert expected in prompts, scenario.id
         assert (scenario.user.goal or "-") in expected
         assert (scenario.user.knowledge or "-") in expected

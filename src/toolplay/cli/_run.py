@@ -123,6 +123,7 @@ def run(
     ctx: typer.Context,
     suite: Annotated[str, typer.Option(help=_help(RunConfig, "suite"))] = "quick",
     mode: Annotated[str | None, typer.Option(help=_help(RunConfig, "mode"))] = None,
+    presentation: Annotated[str | None, typer.Option(help=_help(RunConfig, "presentation"))] = None,
     assistant: Annotated[str, typer.Option(help=_help(RunConfig, "assistant"))] = "oracle",
     user: Annotated[str, typer.Option(help=_help(RunConfig, "user"))] = "scripted",
     limit: Annotated[int | None, typer.Option(help=_help(RunConfig, "limit"))] = None,
@@ -237,6 +238,7 @@ def run(
         data: dict[str, Any] = {
             "suite": suite,
             "mode": mode,
+            "presentation": presentation,
             "assistant": assistant,
             "user": user,
             "limit": limit,

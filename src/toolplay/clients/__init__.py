@@ -25,6 +25,7 @@ from toolplay.clients._settings import (
     ModelSettings,
     RoleOptionError,
 )
+from toolplay.clients._wire import Wire, WireError, on_wire, to_functions, to_tools
 
 __all__ = [
     "OPERATIONAL",
@@ -41,12 +42,17 @@ __all__ = [
     "RetryPolicy",
     "RoleOptionError",
     "TransientError",
+    "Wire",
+    "WireError",
     "endpoint_client",
     "endpoint_description",
     "load_model",
     "local_client",
     "local_description",
     "model_path",
+    "on_wire",
+    "to_functions",
+    "to_tools",
     "packaged_model_path",
     "parse_completion",
     "request_key",

@@ -78,6 +78,7 @@ def exchange_of(request: dict[str, Any], body: Any, *, cached: bool) -> ModelExc
 def parse_completion(response: Any, first_call_number: int = 0) -> ChatReply:
     """Read `choices[0].message` and `usage` from an OpenAI-format response body.
 
+    A legacy `function_call` (the `functions` wire format, `_wire`) is read as one tool call.
     Tool-call arguments are kept as the raw text the model produced (an object given instead of
     a string is serialised). A call without an id, or repeating an id of the same message, gets
     `call_<n>` with `n` counted from `first_call_number`, so ids stay unique and deterministic.
@@ -96,6 +97,9 @@ def parse_completion(response: Any, first_call_number: int = 0) -> ChatReply:
     raw_calls = message.get("tool_calls") or []
     if not isinstance(raw_calls, list):
         raise TransientError("malformed response: tool_calls is not a list")
+    legacy = message.get("function_call")
+    if not raw_calls and isinstance(legacy, Mapping):  # the legacy functions format: one call
+        raw_calls = [{"function": legacy}]
     calls: list[ToolCall] = []
     seen: set[str] = set()
     for position, raw in enumerate(raw_calls):

@@ -31,6 +31,7 @@ from toolplay.clients._client import LOCAL_OUTPUT, LOCAL_PROMPT, ChatClient
 from toolplay.clients._prompt_format import output_schema, parse_output, render_messages
 from toolplay.clients._retry import PermanentError
 from toolplay.clients._settings import DEFAULT_LOCAL_CONTEXT, ModelSettings, RoleOptionError
+from toolplay.clients._wire import to_tools
 from toolplay.faults import AssistantError
 
 logger = logging.getLogger(__name__)
@@ -144,13 +145,19 @@ class LocalModel:
         return self._grammars[key]
 
     def complete(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Answer an OpenAI-format request (blocking; call from a worker thread)."""
+        """Answer an OpenAI-format request (blocking; call from a worker thread).
+
+        A request in the legacy functions format (`_wire`) is read in the tools form.
+        """
+        request = to_tools(request)
         tools = list(request.get("tools") or [])
         messages = render_messages(request["messages"], tools)
         with self.lock:
             llama = self._load()
             # tool_choice "required" (forced call, AutoDE static mode): calls only.
-            grammar = self._grammar(tools, bool(tools) and request.get("tool_choice") == "required")
+            choice = request.get("tool_choice")
+            forced = choice == "required" or isinstance(choice, dict)
+            grammar = self._grammar(tools, bool(tools) and forced)
             prompts: list[str] = []
             tokenize = llama.tokenize
 

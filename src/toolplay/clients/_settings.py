@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from toolplay.clients._cache import ResponseCache
 from toolplay.clients._retry import RetryPolicy
+from toolplay.clients._wire import Wire
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
@@ -59,7 +60,12 @@ class ModelOptions(BaseModel):
         default=None,
         description=f"Environment variable holding the API key (default {DEFAULT_API_KEY_ENV}).",
     )
-    temperature: float | None = Field(default=None, ge=0, description="Sampling temperature (0).")
+    temperature: float | None = Field(
+        default=None,
+        ge=0,
+        description="Sampling temperature (default: the presentation's; toolplay's own sends 0, "
+        "a reference presentation sends none, as the reference did: the endpoint's default).",
+    )
     seed: int | None = Field(default=None, description="Sampling seed (+ trial number).")
     max_tokens: int | None = Field(default=None, ge=1, description="Cap on tokens per answer.")
     timeout: float | None = Field(
@@ -86,6 +92,12 @@ class ModelOptions(BaseModel):
     )
     local_threads: int | None = Field(
         default=None, ge=0, description="Cores a local model uses (0: automatic)."
+    )
+    wire: Wire | None = Field(
+        default=None,
+        description="How requests go on the wire: 'tools' (OpenAI's current format) or "
+        "'functions' (the legacy format ToolTalk's and AutoDE's references used); default: the "
+        "presentation's.",
     )
     record_exchanges: bool | None = Field(
         default=None,
@@ -120,7 +132,7 @@ class ModelOptions(BaseModel):
         return ModelSettings(
             base_url=(self.base_url or DEFAULT_BASE_URL).rstrip("/"),
             api_key_env=self.api_key_env or DEFAULT_API_KEY_ENV,
-            temperature=self.temperature or 0.0,
+            temperature=self.temperature,
             seed=self.seed,
             max_tokens=self.max_tokens,
             timeout=DEFAULT_TIMEOUT if self.timeout is None else self.timeout,
@@ -130,6 +142,7 @@ class ModelOptions(BaseModel):
             local_n_ctx=self.local_n_ctx or DEFAULT_LOCAL_CONTEXT,
             local_threads=self.local_threads or 0,
             record_exchanges=self.record_exchanges is not False,
+            wire=self.wire,
         )
 
 
@@ -139,7 +152,8 @@ class ModelSettings:
 
     base_url: str = DEFAULT_BASE_URL
     api_key_env: str = DEFAULT_API_KEY_ENV
-    temperature: float = 0.0
+    temperature: float | None = None
+    """None: not sent (the endpoint's default), unless a presentation fills its default in."""
     seed: int | None = None
     max_tokens: int | None = None
     timeout: float = DEFAULT_TIMEOUT
@@ -149,11 +163,16 @@ class ModelSettings:
     local_n_ctx: int = DEFAULT_LOCAL_CONTEXT
     local_threads: int = 0
     record_exchanges: bool = True
+    wire: Wire | None = None
+    """None: the presentation's wire format."""
 
     def api_key(self) -> str | None:
         """The key from the environment variable `api_key_env` (None when unset or empty)."""
         return os.environ.get(self.api_key_env) or None
 
     def sampling(self) -> dict[str, Any]:
-        """The recorded sampling settings (what determines results; no secrets)."""
+        """The recorded sampling settings (what determines results; no secrets).
+
+        A temperature of None was not sent: the endpoint's default applied.
+        """
         return {"temperature": self.temperature, "seed": self.seed, "max_tokens": self.max_tokens}

@@ -11,6 +11,7 @@ from toolplay.conversation._conversation import (
     Conversation,
     offered_tools,
     renamed,
+    shown_tools,
 )
 from toolplay.conversation._environment import Environment, execution_order
 from toolplay.conversation._modes import (
@@ -27,14 +28,12 @@ from toolplay.conversation._play import (
     PlayRequest,
     PlaySettings,
 )
-from toolplay.conversation._prompts import default_system_prompt, scenario_prompt, system_prompt
 from toolplay.conversation._reference import REFERENCE_USER, post_dialogue
 
 __all__ = [
     "DEFAULT_MAX_CALLS_PER_TURN",
     "DEFAULT_MAX_ROUNDS",
     "DEFAULT_STOP_MARKER",
-    "default_system_prompt",
     "END_CONVERSATION",
     "REFERENCE_USER",
     "Acted",
@@ -53,6 +52,5 @@ __all__ = [
     "play_dynamic",
     "play_static",
     "renamed",
-    "scenario_prompt",
-    "system_prompt",
+    "shown_tools",
 ]

@@ -52,11 +52,11 @@ class Conversation:
             request: What to play.
             prompt: The assistant's system prompt.
             presentation: The tools as the assistant sees them, when the mode needed them
-                first (e.g. to document them in `prompt`); default `offered_tools(...)`.
+                first (e.g. to document them in `prompt`); default `shown_tools(request)`.
         """
         self.request = request
         self.setup = request.setup
-        self.presentation = presentation or offered_tools(self.setup, request.augment)
+        self.presentation = presentation or shown_tools(request)
         self.renamed = renamed(self.presentation)
         self.world = self.setup.new_world()
         self.environment = Environment(self.world, self.setup.offered, self.presentation)
@@ -206,6 +206,15 @@ def offered_tools(setup: ScenarioSetup, augment: Sequence[str] = ()) -> ToolPres
     own = scenario.augmentation.split("+") if scenario.augmentation else []
     pool = setup.registry.select(None, scenario.tools.deny)
     return present(setup.offered, own + list(augment), pool, scenario.tools.distractors)
+
+
+def shown_tools(request: PlayRequest) -> ToolPresentation:
+    """The tools the assistant is shown: what the scenario offers (`offered_tools`), as the
+    run's presentation shows it (`Presentation.offer`; a reference presentation may show the
+    reference's own schemas and names).
+    """
+    offered = offered_tools(request.setup, request.augment)
+    return request.presentation.offer(request.setup, offered)
 
 
 def renamed(presentation: ToolPresentation) -> dict[str, str]:

@@ -36,7 +36,6 @@ from toolplay.conversation._acting import Stop
 from toolplay.conversation._bus import MessageBus
 from toolplay.conversation._conversation import Conversation
 from toolplay.conversation._play import Mode, PlayRequest
-from toolplay.conversation._prompts import scenario_prompt
 from toolplay.conversation._reference import (
     REFERENCE_USER,
     post_reply,
@@ -50,7 +49,9 @@ from toolplay.tools import ToolCrash
 async def play_dynamic(request: PlayRequest) -> Trajectory:
     """Play one conversation on-policy (see the module docstring)."""
     scenario = request.setup.scenario
-    conversation = Conversation(request, scenario_prompt(scenario, *request.settings.prompt_parts))
+    conversation = Conversation(
+        request, request.presentation.system_prompt(scenario, *request.settings.prompt_parts)
+    )
     try:
         while True:
             await conversation.user_says()
@@ -62,7 +63,9 @@ async def play_dynamic(request: PlayRequest) -> Trajectory:
 async def play_static(request: PlayRequest) -> Trajectory:
     """Play every assistant turn of `scenario.reference` off-policy (module docstring)."""
     scenario = request.setup.scenario
-    conversation = Conversation(request, scenario_prompt(scenario, *request.settings.prompt_parts))
+    conversation = Conversation(
+        request, request.presentation.system_prompt(scenario, *request.settings.prompt_parts)
+    )
     shown = {real: name for name, real in conversation.presentation.names.items()}
     bus = conversation.bus
     capped = False

@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from toolplay.messages import Trajectory
-from toolplay.roles import Assistant, User
+from toolplay.roles import Assistant, Presentation, User
 from toolplay.scenarios import ScenarioSetup
 
 DEFAULT_MAX_CALLS_PER_TURN = 20
@@ -50,7 +50,8 @@ class PlaySettings(BaseModel):
         description="How a model-driven user is briefed: 'toolsandbox' as the reference does "
         "(its instruction, demonstrations as earlier chats, the default ones when the scenario "
         "has none); 'toolplay' with toolplay's own instructions and demonstrations in the "
-        "prompt. A run's own user prompt (`user_prompt`) is always used the AutoDE way.",
+        "prompt. A run's own user prompt (`user_prompt`) is always used the AutoDE way. "
+        "(toolplay's own presentation; a method's reference presentation briefs its way.)",
     )
     user_prompt: str | None = Field(
         default=None,
@@ -113,6 +114,10 @@ class PlayRequest:
     augment: tuple[str, ...] = ()
     """Tool augmentations applied on top of the scenario's own `augmentation` (API use; a run
     folds `--augment` into the scenarios it selects instead)."""
+    presentation: Presentation = field(default_factory=Presentation)
+    """What the assistant is shown: its system text and tools (the run's presentation; the
+    roles hold the same one). Without one, toolplay's own with no default prompt texts: give
+    `Catalog.presentation(...)` to get the registered ones."""
 
 
 PlayFunction = Callable[[PlayRequest], Awaitable[Trajectory]]

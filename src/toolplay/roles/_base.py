@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from toolplay.clients import ModelOptions, ResponseCache
 from toolplay.messages import Message, ModelExchange, TerminationReason, ToolCall, Usage
 from toolplay.scenarios import Scenario
+
+if TYPE_CHECKING:
+    from toolplay.roles._presentation import Presentation
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,8 @@ class RoleRequest:
     """This role's model options (a user's already fall back to the assistant's)."""
     cache: ResponseCache | None = None
     concurrency: int = 1
+    presentation: Presentation | None = None
+    """How a model-backed role builds its requests and reads answers (None: toolplay's)."""
 
 
 @dataclass(frozen=True)

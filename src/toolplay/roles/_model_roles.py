@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from toolplay.clients import (
+    ModelSettings,
     RoleOptionError,
     endpoint_client,
     endpoint_description,
@@ -19,26 +20,36 @@ from toolplay.clients import (
 from toolplay.roles._base import Assistant, RoleRequest, User
 from toolplay.roles._chat import ChatAssistant, ChatModelRole
 from toolplay.roles._model_user import ModelUser
+from toolplay.roles._presentation import Presentation
 
 R = TypeVar("R", bound=ChatModelRole)
+
+
+def _settings(request: RoleRequest) -> tuple[Presentation, ModelSettings]:
+    """The role's presentation and its settings, the presentation's defaults filled in."""
+    presentation = request.presentation or Presentation()
+    resolved = request.model.resolve(cache=request.cache, concurrency=request.concurrency)
+    return presentation, presentation.settings(resolved)
 
 
 def _endpoint_role(request: RoleRequest, role: type[R], what: str) -> R:
     if not request.argument:
         raise RoleOptionError("openai needs a model name, e.g. openai:gpt-4o-mini")
     model = request.argument
-    settings = request.model.resolve(cache=request.cache, concurrency=request.concurrency)
+    presentation, settings = _settings(request)
     name = f"openai:{model}"
     client = endpoint_client(settings, f"{what}{name}")
-    return role(name, model, client, settings, endpoint_description(model, settings))
+    description = endpoint_description(model, settings)
+    return role(name, model, client, settings, description, presentation)
 
 
 def _local_role(request: RoleRequest, role: type[R]) -> R:
     path = model_path(request.argument)
-    settings = request.model.resolve(cache=request.cache, concurrency=request.concurrency)
+    presentation, settings = _settings(request)
     name = f"local:{request.argument}" if request.argument else "local"
     description = local_description(request.argument, path, settings)
-    return role(name, path.name, local_client(path, settings), settings, description)
+    client = local_client(path, settings)
+    return role(name, path.name, client, settings, description, presentation)
 
 
 def build_openai_assistant(request: RoleRequest) -> Assistant:

@@ -20,7 +20,10 @@ version 2 config has no fingerprint (None: not checked) and keeps its suite spec
 Version 2 and 3 configs were played with toolplay's context-rich assistant prompt and its own
 user briefing, the defaults then: they migrate to `play.prompt_context=true` and
 `play.user_simulator=toolplay` (version 4), so a resumed run goes on as it started.
-Version 5 added `suite_version` (the suite's errata file and the version of the suite the run
+Version 5 added `presentation` (what the models are shown; a new run stores the one it
+resolved, by default its suite's); runs of earlier versions were shown toolplay's own and
+migrate to `presentation="toolplay"`.
+Version 6 added `suite_version` (the suite's errata file and the version of the suite the run
 is scored against, `runs._suite_version`); older configs migrate to None: the suite as its
 files are, version `none`.
 """
@@ -38,7 +41,7 @@ from toolplay.scenarios import check_augmentation
 from toolplay.scoring import ScoringSettings
 from toolplay.stats import UncertaintySettings
 
-CONFIG_VERSION = 5
+CONFIG_VERSION = 6
 USER_PREFIX = "user_"
 CI_PREFIX = "ci_"
 _SECTIONS = ("assistant_model", "user_model", "play", "scoring", "uncertainty")
@@ -126,6 +129,12 @@ class RunConfig(BaseModel):
         "for a built-in suite); --resume and score refuse a suite whose files changed.",
     )
     mode: str | None = Field(default=None, description="Mode of play (default: the suite's).")
+    presentation: str | None = Field(
+        default=None,
+        description="What the models are shown and how their answers are read: a method's "
+        "reference presentation sends what its reference sends (default: the suite's; "
+        "'toolplay' is toolplay's own). Stored resolved.",
+    )
     assistant: str = Field(default="oracle", description="Assistant spec, e.g. oracle.")
     user: str = Field(default="scripted", description="User spec, e.g. scripted.")
     limit: int | None = Field(default=None, ge=1, description="Only the first N scenarios.")
@@ -182,20 +191,23 @@ class RunConfig(BaseModel):
 def migrate_config(data: dict[str, Any]) -> dict[str, Any]:
     """A stored config of any version, in the current format (version 1: flat `options`;
     versions 2 and 3: the former prompt defaults; version 2: no `suite_fingerprint`, which stays
-    None).
+    None; versions 1 to 4: toolplay's own presentation; versions 1 to 5: no suite version).
     """
     # a stored version 1 config has a flat `options`; a config built now may omit `version`
     legacy = "options" in data or "system_prompt" in data
     version = data.get("version", 1 if legacy else CONFIG_VERSION)
     if version >= CONFIG_VERSION:
         return data
-    if version == 4:  # 4 -> 5: no suite version (the original suite)
+    if version == 5:  # 5 -> 6: no suite version (the original suite)
         return {**data, "version": CONFIG_VERSION}
+    if version == 4:
+        presentation = data.get("presentation") or "toolplay"
+        return migrate_config({**data, "presentation": presentation, "version": 5})
     if version in (2, 3):
         play = dict(data.get("play") or {})
         play.setdefault("prompt_context", True)
         play.setdefault("user_simulator", "toolplay")
-        return {**data, "play": play, "version": CONFIG_VERSION}
+        return migrate_config({**data, "play": play, "version": 4})
     old = dict(data)
     options = dict(old.pop("options", None) or {})
     prompt = old.pop("system_prompt", None)
@@ -209,8 +221,8 @@ def migrate_config(data: dict[str, Any]) -> dict[str, Any]:
     play.setdefault("user_simulator", "toolplay")
     if cache is not None and "cache" not in migrated:
         migrated["cache"] = cache
-    migrated["version"] = CONFIG_VERSION
-    return migrated
+    migrated["version"] = 4
+    return migrate_config(migrated)
 
 
 def run_identity(config: RunConfig) -> dict[str, Any]:

@@ -89,11 +89,20 @@ class TrialWorker:
         scenarios = versioned_scenarios(run, suite, scenarios, catalog)  # the run's errata
         self._scenarios: dict[str, Scenario] = {s.id: s for s in scenarios}
         self._cache = SqliteResponseCache(run.cache) if run.cache else None
+        presentation = catalog.presentation(run.presentation or suite.presentation)
         assistant = catalog.build_assistant(
-            run.assistant, run.assistant_model, cache=self._cache, concurrency=run.concurrency
+            run.assistant,
+            run.assistant_model,
+            cache=self._cache,
+            concurrency=run.concurrency,
+            presentation=presentation,
         )
         user = catalog.build_user(
-            run.user, run.user_options(), cache=self._cache, concurrency=run.concurrency
+            run.user,
+            run.user_options(),
+            cache=self._cache,
+            concurrency=run.concurrency,
+            presentation=presentation,
         )
         self._work = TrialWork(
             catalog,
@@ -103,6 +112,7 @@ class TrialWorker:
             user,
             run.play,
             catalog.scoring_context(scenarios, run.scoring),
+            presentation,
         )
 
     def ready(self) -> int:

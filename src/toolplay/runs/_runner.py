@@ -37,7 +37,14 @@ from toolplay import __version__
 from toolplay.catalog import Catalog, CatalogError, build_catalog
 from toolplay.clients import RoleOptionError
 from toolplay.messages import Trajectory
-from toolplay.roles import Assistant, Recording, RecordingError, RoleSpecError, User
+from toolplay.roles import (
+    Assistant,
+    Presentation,
+    Recording,
+    RecordingError,
+    RoleSpecError,
+    User,
+)
 from toolplay.runs._cache import SqliteResponseCache
 from toolplay.runs._config import RunConfig, run_identity
 from toolplay.runs._executor import Executor, LocalExecutor, RunJob
@@ -229,6 +236,7 @@ def run_header(
         plugins=list(plugins),
         assistant_settings=(roles or {}).get("assistant", {}),
         user_settings=(roles or {}).get("user", {}),
+        presentation=config.presentation,
     )
 
 
@@ -238,6 +246,49 @@ def record_scenario_info(store: RunStore, scenarios: Sequence[Scenario]) -> None
         SCENARIO_INFO,
         {s.id: scenario_info(s).model_dump(mode="json", exclude_none=True) for s in scenarios},
     )
+
+
+def resolve_presentation(
+    config: RunConfig, suite: Suite, catalog: Catalog
+) -> tuple[RunConfig, Presentation]:
+    """`config` with its presentation named (given, else the suite's), and that presentation.
+
+    Raises:
+        RunError: The name is not a registered presentation.
+    """
+    name = config.presentation or suite.presentation
+    try:
+        presentation = catalog.presentation(name)
+    except CatalogError as exc:
+        raise RunError(f"--presentation: {exc}") from exc
+    return config.model_copy(update={"presentation": name}), presentation
+
+
+def stored_presentation(run_dir: Path) -> str | None:
+    """The presentation a stored run used (None when there is no stored run)."""
+    if not (run_dir / RunStore.FILENAME).exists():
+        return None
+    store = RunStore.in_dir(run_dir)
+    try:
+        stored = store.get_meta("config")
+    finally:
+        store.close()
+    if not isinstance(stored, dict):
+        return None
+    try:
+        return RunConfig.model_validate({**stored, "out": str(run_dir)}).presentation
+    except ValidationError:
+        return None
+
+
+def paper_departures(config: RunConfig, suite: Suite) -> list[str]:
+    """How `config` departs from the paper's setup on `suite` (warned once, here)."""
+    if suite.paper_setup is None:
+        return []
+    departures = suite.paper_setup(config.model_dump(mode="json"))
+    for departure in departures:
+        logger.warning("not the paper's setup for %s: %s", suite.name, departure)
+    return departures
 
 
 def _catalog(config: RunConfig, catalog: Catalog | None) -> Catalog:
@@ -273,6 +324,8 @@ async def execute_run(
     typed = config.suite  # loaded as typed, so errors name files as the user wrote them
     config, pin = pin_config(config, catalog)
     config = pin_suite_version(config)
+    if config.resume and config.presentation is None:  # a resumed run keeps what it showed
+        config = config.model_copy(update={"presentation": stored_presentation(config.out)})
     check_out(config, pin)
     suite = catalog.load_suite(typed)
     mode_name = suite.mode(config.mode)
@@ -280,6 +333,8 @@ async def execute_run(
         mode = catalog.mode(mode_name)
     except CatalogError as exc:
         raise RunError(f"--mode: {exc}") from exc
+    config, presentation = resolve_presentation(config, suite, catalog)
+    departures = paper_departures(config, suite)
     # --augment is folded into the scenarios (selected or applied), not passed to the modes
     scenarios = select_scenarios(suite, config.limit, config.augment)
     scenarios = versioned_scenarios(config, suite, scenarios, catalog)
@@ -292,12 +347,17 @@ async def execute_run(
                 config.assistant_model,
                 cache=cache,
                 concurrency=config.concurrency,
+                presentation=presentation,
             ),
         )
         user = _build_role(
             "--user",
             lambda: catalog.build_user(
-                config.user, config.user_options(), cache=cache, concurrency=config.concurrency
+                config.user,
+                config.user_options(),
+                cache=cache,
+                concurrency=config.concurrency,
+                presentation=presentation,
             ),
         )
         config = fit_to_recording(config, assistant, scenarios)
@@ -344,7 +404,9 @@ async def execute_run(
             if progress:
                 progress(finished, total)
 
-        work = TrialWork(catalog, mode, mode_name, assistant, user, config.play, context)
+        work = TrialWork(
+            catalog, mode, mode_name, assistant, user, config.play, context, presentation
+        )
         job = RunJob(config, work, todo)
         if progress:
             progress(finished, total)
@@ -359,6 +421,7 @@ async def execute_run(
             if stats is not None:
                 stats.cache_hits, stats.cache_misses = cache.hits, cache.misses
         header = run_header(config, suite, mode_name, context, roles, catalog.plugins)
+        header = header.model_copy(update={"departures": departures or None})
         summary = build_summary(
             scenarios, store.results(), header, catalog.scorers, uncertainty=config.uncertainty
         )

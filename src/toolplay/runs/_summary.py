@@ -74,6 +74,8 @@ class RunHeader(BaseModel):
     plugins: list[str] = Field(default_factory=list)
     assistant_settings: dict[str, Any] = Field(default_factory=dict)
     user_settings: dict[str, Any] = Field(default_factory=dict)
+    presentation: str | None = None
+    departures: list[str] | None = None
 
 
 class RunSummary(BaseModel):
@@ -102,6 +104,17 @@ class RunSummary(BaseModel):
     )
     assistant_settings: dict[str, Any] = Field(default_factory=dict)
     user_settings: dict[str, Any] = Field(default_factory=dict)
+    presentation: str | None = Field(
+        default=None,
+        description="What the models were shown and how their answers were read (absent in "
+        "runs made before presentations were recorded: toolplay's own).",
+    )
+    departures: list[str] | None = Field(
+        default=None,
+        description="How the run departs from the setup of the paper's runs on this suite "
+        "(model snapshot, simulated user, sampling, presentation); absent when it does not, or "
+        "when the suite has no published setup.",
+    )
     scenarios: int = Field(description="Scenario trials the run covers (scenarios x trials).")
     completed: int = Field(description="Scenario trials scored.")
     errors: int = Field(description="Scenario trials ended by an infrastructure error.")

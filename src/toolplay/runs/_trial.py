@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import logging
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolplay.catalog import Catalog
 from toolplay.conversation import Mode, PlayRequest, PlaySettings
 from toolplay.messages import ScenarioInfo, Trajectory
-from toolplay.roles import Assistant, Recording, User
+from toolplay.roles import Assistant, Presentation, Recording, User
 from toolplay.scenarios import Scenario, ScenarioSetup
 from toolplay.scoring import ScenarioScore, ScoringContext, score_trajectory
 
@@ -62,6 +62,8 @@ class TrialWork:
     user: User
     play: PlaySettings
     context: ScoringContext
+    presentation: Presentation = field(default_factory=Presentation)
+    """What the assistant is shown (the roles hold the same presentation)."""
 
 
 def scenario_info(scenario: Scenario) -> ScenarioInfo:
@@ -108,7 +110,9 @@ async def play_only(
         if isinstance(work.assistant, Recording):
             trajectory = work.assistant.recorded(setup, trial)
         else:
-            request = PlayRequest(setup, work.assistant, work.user, trial, work.play)
+            request = PlayRequest(
+                setup, work.assistant, work.user, trial, work.play, presentation=work.presentation
+            )
             trajectory = await work.mode.play(request)
     except Exception as exc:  # a harness bug: recorded, retried on resume
         logger.exception("%s trial %d: playing failed", scenario.id, trial)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
@@ -41,6 +42,14 @@ class Suite:
     """What a mode name means for this suite when it differs from the catalog's mode of that
     name, e.g. `{"static": "autode-static"}`: `--mode static` plays AutoDE's static variant."""
     extra: dict[str, object] = field(default_factory=dict)
+    presentation: str = "toolplay"
+    """The presentation a run of this suite uses unless told otherwise (`--presentation`): a
+    method's official data names its reference presentation, so a live model is asked what
+    the reference asked it."""
+    paper_setup: Callable[[Mapping[str, Any]], list[str]] | None = None
+    """Checks a run's configuration (`RunConfig` as JSON) against the setup of the paper's runs
+    on this suite, returning each departure as a sentence (warned once and recorded in the
+    summary); None: no published setup to compare with."""
 
     def __len__(self) -> int:
         return len(self.scenarios)

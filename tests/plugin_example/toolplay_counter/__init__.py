@@ -22,7 +22,7 @@ from pathlib import Path
 from statistics import fmean
 
 from toolplay.catalog import Catalog
-from toolplay.conversation import Conversation, Mode, PlayRequest, Stop, scenario_prompt
+from toolplay.conversation import Conversation, Mode, PlayRequest, Stop
 from toolplay.messages import Trajectory
 from toolplay.scenarios import (
     LoadContext,
@@ -121,7 +121,8 @@ SCORER = Scorer(
 async def play_impatient(request: PlayRequest) -> Trajectory:
     """Dynamic play where each assistant turn may make at most two tool calls."""
     scenario = request.setup.scenario
-    conversation = Conversation(request, scenario_prompt(scenario, request.settings.system_prompt))
+    prompt = request.presentation.system_prompt(scenario, request.settings.system_prompt)
+    conversation = Conversation(request, prompt)
     try:
         while True:
             await conversation.user_says()

@@ -24,7 +24,7 @@ from toolplay.catalog import Catalog, build_catalog
 from toolplay.conversation import Mode, PlaySettings
 from toolplay.integrations.inspect._records import SCENARIO_KEY
 from toolplay.integrations.inspect._roles import USER_ROLE, InspectUser
-from toolplay.roles import User
+from toolplay.roles import Presentation, User
 from toolplay.runs import scenario_info, select_scenarios
 from toolplay.scenarios import Scenario, Suite
 from toolplay.scoring import ScoringContext
@@ -69,6 +69,9 @@ class TaskPlan:
     mode: Mode
     selection: Selection
     context: ScoringContext
+    presentation: Presentation
+    """The suite's presentation: the system text and tools the conversation shows (Inspect
+    builds the model's requests its own way)."""
 
     def scenario(self, sample_id: str | int) -> Scenario:
         """The scenario a sample plays."""
@@ -78,7 +81,7 @@ class TaskPlan:
         """A fresh user for one sample (Inspect's `user` model role for `model`)."""
         if self.selection.user == MODEL_USER:
             return InspectUser(get_model(role=USER_ROLE, required=True))
-        return self.catalog.build_user(self.selection.user)
+        return self.catalog.build_user(self.selection.user, presentation=self.presentation)
 
     def samples(self) -> MemoryDataset:
         """One Inspect sample per scenario, in the suite's order."""
@@ -144,4 +147,5 @@ def build_plan(
         mode=catalog_mode,
         selection=selection,
         context=catalog.scoring_context(chosen),
+        presentation=catalog.presentation(loaded.presentation),
     )

@@ -48,6 +48,7 @@ def toolplay_play(plan: TaskPlan) -> Solver:
             user,
             state.epoch - 1,
             plan.selection.play,
+            presentation=plan.presentation,
         )
         try:
             trajectory = await plan.mode.play(request)

@@ -40,8 +40,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from toolplay.conversation import Acted, Conversation, shown_tools
 from toolplay.conversation._acting import Stop
-from toolplay.conversation._conversation import Acted, Conversation, offered_tools
 from toolplay.conversation._play import DEFAULT_STOP_MARKER, Mode, PlayRequest
 from toolplay.conversation._reference import REFERENCE_USER, post_dialogue
 from toolplay.messages import Trajectory
@@ -105,7 +105,7 @@ def ends_dialogue(scenario: Scenario) -> Callable[[str], bool]:
 
 
 def _start(request: PlayRequest) -> Conversation:
-    presentation = offered_tools(request.setup, request.augment)
+    presentation = shown_tools(request)
     settings = request.settings
     prompt = protocol_prompt(settings.system_prompt, presentation.schemas, settings.marker)
     return Conversation(request, prompt, presentation=presentation)

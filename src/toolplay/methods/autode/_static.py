@@ -13,7 +13,6 @@ from toolplay.conversation import (
     PlayRequest,
     Stop,
     post_dialogue,
-    system_prompt,
 )
 from toolplay.messages import Trajectory
 
@@ -23,7 +22,8 @@ async def play_autode_static(request: PlayRequest) -> Trajectory:
     scenario = request.setup.scenario
     if not scenario.reference:
         raise ValueError(f"{scenario.id}: static mode needs a reference dialogue")
-    conversation = Conversation(request, system_prompt(scenario, *request.settings.prompt_parts))
+    prompt = request.presentation.system_prompt(scenario, *request.settings.prompt_parts, own=False)
+    conversation = Conversation(request, prompt)
     last = post_dialogue(conversation.bus, scenario.reference)
     cap = request.settings.calls_per_turn
     ended: Stop | None = None
