@@ -9,6 +9,7 @@ from toolplay.runs._config import (
     CONFIG_VERSION,
     OptionError,
     RunConfig,
+    SuiteVersion,
     apply_options,
     migrate_config,
     option_keys,
@@ -46,6 +47,13 @@ from toolplay.runs._runner import (
 )
 from toolplay.runs._schemas import SCHEMAS, json_schema
 from toolplay.runs._select import SelectionError, carried_augmentations, select_scenarios
+from toolplay.runs._suite_version import (
+    VersionRequest,
+    pin_suite_version,
+    retarget_version,
+    run_version,
+    versioned_scenarios,
+)
 from toolplay.runs._summary import (
     SUMMARY_VERSION,
     ErrorEntry,
@@ -103,6 +111,8 @@ __all__ = [
     "RunStats",
     "RunSummary",
     "RunUncertainty",
+    "SuiteVersion",
+    "VersionRequest",
     "SelectionError",
     "SqliteResponseCache",
     "TrialStatistics",
@@ -115,7 +125,10 @@ __all__ = [
     "migrate_config",
     "open_run",
     "option_keys",
+    "pin_suite_version",
     "rescore_run",
+    "retarget_version",
+    "run_version",
     "role_settings",
     "run_identity",
     "run_uncertainty",
@@ -126,4 +139,5 @@ __all__ = [
     "succeeded",
     "trajectory_records",
     "trial_statistics",
+    "versioned_scenarios",
 ]
