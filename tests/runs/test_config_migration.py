@@ -13,8 +13,9 @@ def test_a_version_2_config_keeps_the_prompts_it_was_played_with() -> None:
         "play": {"system_prompt": "Be brief.", "max_calls_per_turn": 3},
     }
     config = RunConfig.model_validate(stored)
-    assert config.version == CONFIG_VERSION == 5
+    assert config.version == CONFIG_VERSION == 6
     assert config.presentation == "toolplay"  # what runs of those versions were shown
+    assert config.suite_version is None  # version 6: no errata, the original suite
     assert config.play.prompt_context is True and config.play.user_simulator == "toolplay"
     assert config.play.system_prompt == "Be brief." and config.play.max_calls_per_turn == 3
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from toolplay.cli._app import _guard, app, catalog, command_name, console, err_console, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
 from toolplay.cli._progress import LiveBar, PlainLines
+from toolplay.cli._versions import Errata, SuiteVersionFlag, version_settings
 from toolplay.clients import ModelOptions
 from toolplay.conversation import PlaySettings
 from toolplay.runs import (
@@ -204,6 +205,8 @@ def run(
         int | None,
         typer.Option(min=1, help="Ray worker actors, one CPU each (default: the cluster's CPUs)."),
     ] = None,
+    errata: Errata = None,
+    suite_version: SuiteVersionFlag = None,
 ) -> None:
     """Play a suite with an assistant and a user, score it, and write the run directory."""
     flags = {
@@ -252,6 +255,8 @@ def run(
             given = {k: v for k, v in data.items() if k == "plugins" and v or _given(ctx, k)}
             kept = {k: v for k, v in stored.items() if k not in ("out", "resume")}
             data = {**kept, **given, "out": run_dir, "resume": True}
+        if errata is not None or suite_version is not None:
+            data["suite_version"] = version_settings(errata, suite_version)
         config = RunConfig.model_validate(apply_options(data, options))
         return _progress_run(config, stats, announce, _executor(executor, ray_address, ray_workers))
 

@@ -75,9 +75,7 @@ class Conversation:
     def use_world(self, world: World) -> None:
         """Act on `world` from now on (static modes rebuild the world for every turn)."""
         self.world = world
-        self.environment = Environment(
-            world, self.setup.registry, self.presentation, self.executor
-        )
+        self.environment = Environment(world, self.setup.registry, self.presentation, self.executor)
 
     def _over_budget(self, limit: int | None) -> bool:
         """The presentation's own length rule (`Presentation.budget_used`) says stop."""

@@ -9,6 +9,7 @@ from toolplay.runs._config import (
     CONFIG_VERSION,
     OptionError,
     RunConfig,
+    SuiteVersion,
     apply_options,
     migrate_config,
     option_keys,
@@ -25,6 +26,15 @@ from toolplay.runs._lines import (
 )
 from toolplay.runs._preflight import RunError
 from toolplay.runs._resume import default_out, stored_settings
+from toolplay.runs._review import (
+    REVIEWS_DIR,
+    Agreement,
+    ReviewSummary,
+    StoredReview,
+    judge_slug,
+    load_reviews,
+    review_run,
+)
 from toolplay.runs._runner import (
     RunStats,
     execute_run,
@@ -37,6 +47,13 @@ from toolplay.runs._runner import (
 )
 from toolplay.runs._schemas import SCHEMAS, json_schema
 from toolplay.runs._select import SelectionError, carried_augmentations, select_scenarios
+from toolplay.runs._suite_version import (
+    VersionRequest,
+    pin_suite_version,
+    retarget_version,
+    run_version,
+    versioned_scenarios,
+)
 from toolplay.runs._summary import (
     SUMMARY_VERSION,
     ErrorEntry,
@@ -48,12 +65,29 @@ from toolplay.runs._summary import (
 from toolplay.runs._trial import TrialOutcome, scenario_info
 from toolplay.runs._trials import TrialStatistics, succeeded, trial_statistics
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
+from toolplay.runs._user_errors import (
+    KindCount,
+    UserErrorSummary,
+    WithoutUserErrors,
+    user_error_summary,
+)
 
 __all__ = [
     "CEILING",
     "FLOOR",
     "Baselines",
+    "Agreement",
+    "REVIEWS_DIR",
+    "ReviewSummary",
+    "StoredReview",
+    "judge_slug",
+    "load_reviews",
+    "review_run",
     "Executor",
+    "KindCount",
+    "UserErrorSummary",
+    "WithoutUserErrors",
+    "user_error_summary",
     "LocalExecutor",
     "TrialOutcome",
     "play_baselines",
@@ -77,6 +111,8 @@ __all__ = [
     "RunStats",
     "RunSummary",
     "RunUncertainty",
+    "SuiteVersion",
+    "VersionRequest",
     "SelectionError",
     "SqliteResponseCache",
     "TrialStatistics",
@@ -89,7 +125,10 @@ __all__ = [
     "migrate_config",
     "open_run",
     "option_keys",
+    "pin_suite_version",
     "rescore_run",
+    "retarget_version",
+    "run_version",
     "role_settings",
     "run_identity",
     "run_uncertainty",
@@ -100,4 +139,5 @@ __all__ = [
     "succeeded",
     "trajectory_records",
     "trial_statistics",
+    "versioned_scenarios",
 ]

@@ -45,6 +45,7 @@ from toolplay.runs._config import RunConfig
 from toolplay.runs._executor import Finished, RunJob
 from toolplay.runs._preflight import RunError
 from toolplay.runs._select import select_scenarios
+from toolplay.runs._suite_version import versioned_scenarios
 from toolplay.runs._trial import TrialOutcome, TrialWork, harness_failure, play_trial
 from toolplay.scenarios import Scenario
 
@@ -85,6 +86,7 @@ class TrialWorker:
         suite = catalog.load_suite(run.suite)
         mode_name = suite.mode(run.mode)
         scenarios = select_scenarios(suite, run.limit, run.augment)
+        scenarios = versioned_scenarios(run, suite, scenarios, catalog)  # the run's errata
         self._scenarios: dict[str, Scenario] = {s.id: s for s in scenarios}
         self._cache = SqliteResponseCache(run.cache) if run.cache else None
         presentation = catalog.presentation(run.presentation or suite.presentation)

@@ -57,6 +57,12 @@ from toolplay.runs._preflight import (
 from toolplay.runs._restore import restore_files, stored_records
 from toolplay.runs._select import select_scenarios
 from toolplay.runs._suite_pin import fingerprint, pin_suite, suite_path
+from toolplay.runs._suite_version import (
+    VersionRequest,
+    pin_suite_version,
+    retarget_version,
+    versioned_scenarios,
+)
 from toolplay.runs._summary import RunHeader, RunSummary, build_summary
 from toolplay.runs._trial import TrialOutcome, TrialWork, scenario_info
 from toolplay.scenarios import Scenario, Suite
@@ -317,6 +323,7 @@ async def execute_run(
     catalog = _catalog(config, catalog)
     typed = config.suite  # loaded as typed, so errors name files as the user wrote them
     config, pin = pin_config(config, catalog)
+    config = pin_suite_version(config)
     if config.resume and config.presentation is None:  # a resumed run keeps what it showed
         config = config.model_copy(update={"presentation": stored_presentation(config.out)})
     check_out(config, pin)
@@ -330,6 +337,7 @@ async def execute_run(
     departures = paper_departures(config, suite)
     # --augment is folded into the scenarios (selected or applied), not passed to the modes
     scenarios = select_scenarios(suite, config.limit, config.augment)
+    scenarios = versioned_scenarios(config, suite, scenarios, catalog)
     cache = SqliteResponseCache(config.cache) if config.cache else None
     try:
         assistant = _build_role(
@@ -415,7 +423,12 @@ async def execute_run(
         header = run_header(config, suite, mode_name, context, roles, catalog.plugins)
         header = header.model_copy(update={"departures": departures or None})
         summary = build_summary(
-            scenarios, store.results(), header, catalog.scorers, uncertainty=config.uncertainty
+            scenarios,
+            store.results(),
+            header,
+            catalog.scorers,
+            uncertainty=config.uncertainty,
+            user_checks=list(catalog.user_checks),
         )
         write_json(config.out / SUMMARY_FILE, summary.to_json())
         return summary
@@ -449,12 +462,15 @@ def rescore_run(
     plugins: Sequence[str] = (),
     context: ScoringContext | None = None,
     uncertainty: UncertaintySettings | None = None,
+    version: VersionRequest | None = None,
 ) -> RunSummary:
     """Recompute every score of a stored run from its trajectories; no model is called.
 
     Without a `catalog`, the run's own plugins and `plugins` are loaded besides the built-ins.
     The summary's intervals use `uncertainty` (default: the settings stored with the run,
-    else the defaults), which are stored with the run for the next `rescore_run`.
+    else the defaults), which are stored with the run for the next `rescore_run`. The run is
+    scored at its suite version, or at the one `version` asks for (`runs._suite_version`;
+    refused, with nothing changed, when that version changes what was played).
     """
     store = RunStore.in_dir(run_dir, exclusive=True)
     try:
@@ -465,10 +481,16 @@ def rescore_run(
         suite = catalog.load_suite(config.suite)
         mode = suite.mode(config.mode)
         scenarios = select_scenarios(suite, config.limit, config.augment)
+        results = store.results()
+        if version is not None:
+            held = {r.scenario_id for r in results}
+            config = retarget_version(config, version, suite, scenarios, held, catalog)
+        config = pin_suite_version(config)
+        scenarios = versioned_scenarios(config, suite, scenarios, catalog)
         context = context or catalog.scoring_context(scenarios, config.scoring)
         by_id = {s.id: s for s in scenarios}
         roles = store.get_meta("roles")
-        for result in store.results():
+        for result in results:
             if result.status != "done" or result.scenario_id not in by_id:
                 continue
             scenario = by_id[result.scenario_id]
@@ -478,18 +500,40 @@ def rescore_run(
                 setup, trajectory, catalog.scorer(scenario.evaluation), context
             )
             store.update_score(result.scenario_id, result.trial, score.model_dump(mode="json"))
+        if version is not None:
+            _store_version(store, run_dir, config)
         restore_files(store, run_dir)  # the files follow the new scores (and any damage heals)
         record_scenario_info(store, scenarios)  # runs stored before trajectories carried it
         header = run_header(config, suite, mode, context, roles, catalog.plugins)
         settings = uncertainty or _stored_uncertainty(store)
         store.set_meta(_UNCERTAINTY, settings.model_dump(mode="json"))
         summary = build_summary(
-            scenarios, store.results(), header, catalog.scorers, uncertainty=settings
+            scenarios,
+            store.results(),
+            header,
+            catalog.scorers,
+            uncertainty=settings,
+            user_checks=list(catalog.user_checks),
         )
         write_json(run_dir / SUMMARY_FILE, summary.to_json())
         return summary
     finally:
         store.close()
+
+
+def _store_version(store: RunStore, run_dir: Path, config: RunConfig) -> None:
+    """Record a re-scored run's suite version in the store and in config.json (which keeps
+    its operational settings).
+    """
+    store.set_meta("config", run_identity(config))
+    try:
+        full = RunConfig.model_validate(
+            json.loads((run_dir / CONFIG_FILE).read_text(encoding="utf-8"))
+        )
+    except (OSError, ValueError):
+        full = config
+    updated = full.model_copy(update={"suite_version": config.suite_version})
+    write_json(run_dir / CONFIG_FILE, updated.model_dump(mode="json"))
 
 
 def load_summary(run_dir: Path) -> RunSummary:

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
+from toolplay.users import UserErrors
+
 
 class _Evidence(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -210,7 +212,8 @@ class ScenarioScore(BaseModel):
 
     `score` is None when the scenario could not be evaluated (an infrastructure error, or a
     scenario its scorer cannot judge): such records are listed with their `error`, never
-    averaged.
+    averaged. `user_errors` holds the user-error checks' findings (`toolplay.users`), which
+    never change the score.
     """
 
     scenario_id: str
@@ -219,6 +222,12 @@ class ScenarioScore(BaseModel):
     score: float | None
     evidence: Evidence | None = None
     error: str | None = None
+    user_errors: UserErrors | None = Field(
+        default=None,
+        description="What the user-error checks found in the simulated user's messages (absent "
+        "in runs scored before the checks existed: `toolplay score` adds it). A flagged trial "
+        "keeps its score.",
+    )
 
     @model_validator(mode="before")
     @classmethod

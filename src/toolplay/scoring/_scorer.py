@@ -33,6 +33,27 @@ AggregateFunction = Callable[[Sequence[Scored]], MethodSummary]
 ReferenceCheck = Callable[[ReferenceCall, Any, str | None], bool]
 
 
+class VetoProbe(NamedTuple):
+    """Trajectories that should fire one veto of a scenario (e.g. a ToolSandbox minefield).
+
+    Validation plays each candidate (a copy of the scenario whose reference solution is the
+    trajectory to play) with the oracle and the scripted user, scores it against the original
+    scenario, and reports the veto when no candidate fires it: a veto no trajectory can fire
+    checks nothing, and the reference solution, which never fires one, cannot show it.
+    """
+
+    label: str
+    """What the veto is, for the report (e.g. "minefield '0'")."""
+    candidates: Sequence[Scenario]
+    fired: Callable[[ScenarioScore], bool]
+    """Whether the veto fired in a candidate's score."""
+    reason: str = ""
+    """Why there is no candidate, when there is none."""
+
+
+VetoProbes = Callable[[ScenarioSetup], Sequence[VetoProbe]]
+
+
 @dataclass(frozen=True)
 class Metric:
     """One metric a method reports (an entry of the glossary)."""
@@ -62,12 +83,18 @@ class Scorer:
     parts: MetricParts | None = None
     """How its headline metrics decompose into per-scenario parts, for confidence intervals
     and paired tests (None: read as the mean scenario score, as `mean_score` reports it)."""
+    veto_probes: VetoProbes | None = None
+    """Trajectories validation plays to show that each veto of a scenario can fire."""
 
 
 def score_trajectory(
     setup: ScenarioSetup, trajectory: Trajectory, scorer: Scorer, context: ScoringContext
 ) -> ScenarioScore:
-    """Score one trajectory (a None score for an infrastructure error: never scored)."""
+    """Score one trajectory (a None score for an infrastructure error: never scored).
+
+    The context's user-error checks (`ScoringContext.user_checking`) run beside the scorer
+    and are stored with the score (`ScenarioScore.user_errors`); they never change it.
+    """
     scenario = setup.scenario
     if trajectory.termination == "infrastructure_error":
         return ScenarioScore(
@@ -77,7 +104,11 @@ def score_trajectory(
             score=None,
             error=trajectory.error,
         )
-    return scorer.score(setup, trajectory, context)
+    score = scorer.score(setup, trajectory, context)
+    if context.user_checking is None:
+        return score
+    found = context.user_checking.check(scenario, trajectory)
+    return score.model_copy(update={"user_errors": found})
 
 
 def group_counts(records: Sequence[Scored]) -> dict[str, int]:

@@ -31,6 +31,7 @@ from toolplay.methods.autode._scripts import autode_suite
 from toolplay.methods.autode._slot_label import SlotLabel, slot_label
 from toolplay.methods.autode._slots import clean_prediction, slot_scores
 from toolplay.methods.autode._static import play_autode_static
+from toolplay.methods.autode._user_facts import AUTODE_FACTS, read_autode_facts
 from toolplay.scenarios import LoadContext, Suite
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ __all__ = [
     "play_autode_protocol",
     "play_autode_protocol_static",
     "protocol_prompt",
+    "read_autode_facts",
     "read_text_call",
     "reference_texts",
     "score_slots",
@@ -78,9 +80,12 @@ def _autode_scripts(argument: str, context: LoadContext) -> Suite:
 
 
 def register(catalog: Catalog) -> None:
-    """Register AutoDE's scorer (`slots`), modes, presentation, `autode` suite and importers."""
+    """Register AutoDE's scorer (`slots`), modes, presentation, `autode` suite and importers,
+    and the slot values its users' scripts fix (for the user-error checks).
+    """
     catalog.add_scorer(slots_scorer())
     catalog.add_presentation(AutodePresentation())
+    catalog.add_user_facts(AUTODE_FACTS)
     catalog.add_mode(
         Mode(
             "autode-static",

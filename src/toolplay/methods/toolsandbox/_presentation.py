@@ -80,7 +80,7 @@ class ToolSandboxPresentation(Presentation):
         exact = data.shown(scenario.base_id or scenario.id, scenario.augmentation or "none")
         own = {offered.names[s["function"]["name"]]: s for s in offered.schemas}
         if exact is not None:
-            augmentation, reals = exact.augmentation, list(exact.agent)
+            augmentation, reals = exact.augmentation, _with_fixes(data, exact.agent, setup)
         elif _reference_setting(scenario.augmentation):
             augmentation = augmentation_of(scenario.augmentation)
             known = [r for r in data.registry_order if r in own]
@@ -187,6 +187,18 @@ class ToolSandboxPresentation(Presentation):
         if isinstance(given, dict) and not given:
             return None
         return "end_conversation takes no arguments"
+
+
+def _with_fixes(data: ReferenceData, shown: Sequence[str], setup: ScenarioSetup) -> list[str]:
+    """The reference's list, plus a tool the scenario offers that the reference does not (a
+    reference defect toolplay's export fixes: its milestones call it; `metadata.toolsandbox.
+    fixed`), in the reference's registry order.
+    """
+    extra = [name for name in setup.offered.names() if name not in shown]
+    if not extra:
+        return list(shown)
+    rank = {name: i for i, name in enumerate(data.registry_order)}
+    return sorted([*shown, *extra], key=lambda name: rank.get(name, len(rank)))
 
 
 def _reference_setting(augmentation: str | None) -> bool:

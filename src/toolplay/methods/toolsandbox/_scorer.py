@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from toolplay.methods.toolsandbox._scoring import PERFECT, aggregate_milestones, score_milestones
+from toolplay.methods.toolsandbox._tripwires import minefield_probes
 from toolplay.scoring import (
     Metric,
     MetricPart,
@@ -67,4 +68,5 @@ def milestones_scorer() -> Scorer:
         ),
         "ToolSandbox: milestones and minefields over a DAG, matched to the trajectory.",
         parts=MILESTONE_PARTS,
+        veto_probes=minefield_probes,
     )
