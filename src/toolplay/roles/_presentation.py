@@ -187,6 +187,14 @@ class Presentation:
         """
         return None
 
+    def unsolvable(self, setup: ScenarioSetup) -> str | None:
+        """Why the scenario's reference solution cannot be played as this presentation shows
+        it (a reference defect it keeps, e.g. a tool the milestones call that the reference
+        never offers), or None. `toolplay validate` reports such scenarios instead of
+        failing them (toolplay's: None, it shows every tool the scenario offers).
+        """
+        return None
+
     # -- the assistant's requests --------------------------------------------------------
 
     def settings(self, settings: ModelSettings) -> ModelSettings:

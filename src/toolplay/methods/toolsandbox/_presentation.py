@@ -10,9 +10,11 @@ send for the same conversation; the texts are the reference's, exported as data 
 - tools: the reference's `function` objects (its descriptions, argument descriptions, types,
   `required`; no `additionalProperties`, no defaults) under the setting's augmentation, the
   exact list and order the reference shows for that base and setting, its global scrambled
-  names under name scrambling; for a scenario that is not one of the reference's, the
-  reference's object for each offered tool it knows, in its registry order (toolplay's own
-  schema for a tool it does not know);
+  names under name scrambling (a tool the scenario's milestones call that the reference
+  never offers stays unoffered: the reference's defect is kept, so the request and the
+  number are the paper's; `unsolvable` names it and `--presentation toolplay` offers it);
+  for a scenario that is not one of the reference's, the reference's object for each offered
+  tool it knows, in its registry order (toolplay's own schema for a tool it does not know);
 - messages: as `_render` says (earlier calls re-rendered, content `""` beside calls, results as
   Python literals, errors as the reference's `Type: message` texts, `name` on tool messages);
 - the simulated user: the reference's briefing and demonstrations (toolplay's own chat for the
@@ -80,7 +82,7 @@ class ToolSandboxPresentation(Presentation):
         exact = data.shown(scenario.base_id or scenario.id, scenario.augmentation or "none")
         own = {offered.names[s["function"]["name"]]: s for s in offered.schemas}
         if exact is not None:
-            augmentation, reals = exact.augmentation, _with_fixes(data, exact.agent, setup)
+            augmentation, reals = exact.augmentation, list(exact.agent)
         elif _reference_setting(scenario.augmentation):
             augmentation = augmentation_of(scenario.augmentation)
             known = [r for r in data.registry_order if r in own]
@@ -178,6 +180,23 @@ class ToolSandboxPresentation(Presentation):
         """The reference passes the user's text on as the model wrote it (not stripped)."""
         return content or ""
 
+    def unsolvable(self, setup: ScenarioSetup) -> str | None:
+        """The tools the solution calls that the reference never shows for this base and
+        setting (the export's fix of a reference defect, `metadata.toolsandbox.fixed`).
+        """
+        scenario = setup.scenario
+        exact = self.data().shown(scenario.base_id or scenario.id, scenario.augmentation or "none")
+        if exact is None:
+            return None
+        called = {call.name for turn in scenario.reference for call in turn.calls}
+        missing = sorted(called - set(exact.agent))
+        if not missing:
+            return None
+        return (
+            f"the reference never offers {', '.join(missing)} here, which the solution calls "
+            "(a reference defect this presentation keeps; --presentation toolplay offers it)"
+        )
+
     def user_call_error(self, call: ToolCall) -> str | None:
         """`end_conversation` takes no argument: with one, the reference's call fails."""
         try:
@@ -187,18 +206,6 @@ class ToolSandboxPresentation(Presentation):
         if isinstance(given, dict) and not given:
             return None
         return "end_conversation takes no arguments"
-
-
-def _with_fixes(data: ReferenceData, shown: Sequence[str], setup: ScenarioSetup) -> list[str]:
-    """The reference's list, plus a tool the scenario offers that the reference does not (a
-    reference defect toolplay's export fixes: its milestones call it; `metadata.toolsandbox.
-    fixed`), in the reference's registry order.
-    """
-    extra = [name for name in setup.offered.names() if name not in shown]
-    if not extra:
-        return list(shown)
-    rank = {name: i for i, name in enumerate(data.registry_order)}
-    return sorted([*shown, *extra], key=lambda name: rank.get(name, len(rank)))
 
 
 def _reference_setting(augmentation: str | None) -> bool:
