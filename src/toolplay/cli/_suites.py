@@ -24,12 +24,17 @@ def validate(
     """Check a suite: every file loads and the oracle scores perfectly on every scenario."""
     found = catalog()
     report = _guard(lambda: validate_suite(suite, mode, catalog=found))
+    for known in report.known:
+        err_console.print(f"[yellow]KNOWN[/yellow] {known}", highlight=False, soft_wrap=True)
     if report.failures:
         for failure in report.failures:
             err_console.print(f"[red]FAIL[/red] {failure}", highlight=False, soft_wrap=True)
         err_console.print(f"{len(report.failures)} problem(s) in {report.checked} scenario(s)")
         raise typer.Exit(1)
-    console.print(f"ok: {report.checked} scenario(s) in suite {suite!r} passed validation")
+    kept = (
+        f" ({len(report.known)} known reference defect(s) kept, not played)" if report.known else ""
+    )
+    console.print(f"ok: {report.checked} scenario(s) in suite {suite!r} passed validation{kept}")
 
 
 @app.command()

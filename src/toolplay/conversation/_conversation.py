@@ -77,13 +77,26 @@ class Conversation:
         self.world = world
         self.environment = Environment(world, self.setup.registry, self.presentation, self.executor)
 
-    async def user_says(self) -> None:
+    def _over_budget(self, limit: int | None) -> bool:
+        """The presentation's own length rule (`Presentation.budget_used`) says stop."""
+        if limit is None:
+            return False
+        used = self.request.presentation.budget_used(self.bus.messages)
+        return used is not None and used >= limit
+
+    async def user_says(self, max_turns: int | None = None) -> None:
         """The user's next message, posted to the assistant.
+
+        Args:
+            max_turns: The conversation's limit, when the presentation counts it its own way
+                (`Presentation.budget_used`): checked before the user speaks.
 
         Raises:
             Stop: the user ended the conversation (or its script ran out), or it failed
-                (an infrastructure error).
+                (an infrastructure error), or the limit was reached.
         """
+        if self._over_budget(max_turns):
+            raise Stop("turn_limit")
         context = UserContext(
             self.setup.scenario,
             self.request.trial,
@@ -123,7 +136,9 @@ class Conversation:
             turn: The reference turn its messages belong to (static modes).
             cap: Tool calls it may make before the turn is cut.
             max_turns: Stop the conversation (`turn_limit`) once the bus holds this many turns
-                (`turn_count`) before it would speak.
+                (`turn_count`) before it would speak; when the presentation counts the length
+                its own way (`Presentation.budget_used`), that count is checked before it
+                speaks and before its calls run (they are then left unanswered).
             force_first_call: Its first answer must be a tool call (AutoDE static mode).
             ends_on: Which tools (by real name) end its turn once called: after a message of
                 calls naming one, the calls are executed and it is not asked again
@@ -138,8 +153,15 @@ class Conversation:
         start = len(self.world.changes)
         made = 0
         try:
+            own_rule = self.request.presentation.budget_used(self.bus.messages) is not None
             while cap is None or made < cap:
-                if max_turns is not None and turn_count(self.bus.messages) >= max_turns:
+                if own_rule and self._over_budget(max_turns):
+                    raise Stop("turn_limit")
+                if (
+                    not own_rule
+                    and max_turns is not None
+                    and turn_count(self.bus.messages) >= max_turns
+                ):
                     raise Stop("turn_limit")
                 if max_answers is not None and self.answers >= max_answers:
                     raise Stop("turn_limit")
@@ -151,6 +173,8 @@ class Conversation:
                 post_answer(self.bus, answer, turn)
                 if not answer.tool_calls:
                     return Acted(made, capped=False)
+                if own_rule and self._over_budget(max_turns):
+                    raise Stop("turn_limit")
                 run_calls(self.bus, self.environment, turn)
                 made += len(answer.tool_calls)
                 if ends_on is not None and any(
