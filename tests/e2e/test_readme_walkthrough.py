@@ -1,15 +1,16 @@
-"""A new user's first hour (issue 14): the README's commands, in order, from a fresh clone.
+"""A new user's first hour (issues 14, 21): the docs' commands, in order, from a fresh clone.
 
 The repository's files are copied into `WORK/toolplay` beside `WORK/shared` (the reference
-data, as in the README's `../shared/...` paths), and every command of the README's `bash`
-blocks runs there, in the README's order, as a real `toolplay` process (`toolplay_process`).
-Each command has a rule: what the README says it prints (and its exit status), or why the
-walk-through cannot run it here (a placeholder such as `MODEL`, a key, an optional extra) —
-those that need a key are still run, to check they are refused before any call. A README
-command without a rule fails the test, so a new command gets its check.
+data, as in the docs' `../shared/...` paths), and every command of the `bash` blocks of
+README.md, then docs/*.md, then src/toolplay/methods/*/README.md runs there, in that order, as
+a real `toolplay` process (`toolplay_process`). Each command has a rule: what the docs say it
+prints (and its exit status), or why the walk-through cannot run it here (a placeholder such
+as `MODEL`, a key, an optional extra) — those that need a key are still run, to check they are
+refused before any call. A command without a rule fails the test, so a new command gets its
+check.
 
-`coin.py` is the README's own plugin text; `human.csv` is written as the README describes
-the format (the README does not ship one).
+`coin.py` is the docs' own plugin text (docs/comparing.md); `human.csv` is written as the docs
+describe the format (the repository does not ship one).
 """
 
 from __future__ import annotations
@@ -31,9 +32,16 @@ SHARED = (REPO / ".." / "shared").resolve()
 README = REPO / "README.md"
 
 
+def documents() -> list[Path]:
+    """The files whose commands are run, in reading order."""
+    docs = sorted((REPO / "docs").glob("*.md"))
+    methods = sorted((REPO / "src" / "toolplay" / "methods").glob("*/README.md"))
+    return [README, *docs, *methods]
+
+
 @dataclass(frozen=True)
 class Rule:
-    """What the README says a command does (`expect`, exit `code`), or why it is skipped."""
+    """What the docs say a command does (`expect`, exit `code`), or why it is skipped."""
 
     pattern: str
     expect: tuple[str, ...] = ()
@@ -63,6 +71,21 @@ RULES = [
     Rule(r"^REF_VENV/bin/python scripts/toolsandbox_export", skip="needs the reference's venv"),
     Rule(r"^toolplay validate --suite autode( |$)", ("ok: 165 scenario(s)", "passed validation")),
     Rule(r"^toolplay compare runs/sta runs/dyn", skip="compares runs that need a model"),
+    Rule(r"^toolplay audit RUN_DIR", skip="the command's synopsis (placeholders)"),
+    Rule(
+        r"^toolplay (run --suite autode-data:\S+ (--mode static )?--out|audit) runs/"
+        r"(u_gpt35_a_codellama13b_oasst_1round|u_llama7b_a_codellama13b_oasst_4rounds"
+        r"|a_llama70b_substitute_static_force_5rounds|a_zephyr_7b_alpha_static_vllm_1round)\b",
+        skip="docs/audit.md's example: tests/analysis/test_audit_autode.py replays the four "
+        "files, audits them and checks the numbers the page quotes",
+    ),
+    Rule(r"openai:meta-llama/", skip="needs the paper's Llama-2-70B served at 127.0.0.1:8000"),
+    Rule(
+        r"^toolplay run --suite tooltalk:\S+ --assistant openai:gpt-4-0613",
+        expect=KEY,
+        code=2,
+        needs_shared=True,
+    ),
     Rule(r"^AUTODE=", skip="sets a variable"),
     Rule(r"^toolplay validate --suite autode-data:", ("ok: 276 scenario(s)",), needs_shared=True),
     Rule(
@@ -95,6 +118,10 @@ RULES = [
     ),
     Rule(r"^toolplay run --suite quick --assistant oracle\s+--out runs/oracle", ("1.000",)),
     Rule(
+        r"^toolplay compare runs/oracle runs/no-call$",
+        ("Agreement per scenario", "Paired differences: a = oracle, b = no-call"),
+    ),
+    Rule(
         r"^toolplay compare runs/oracle runs/no-call --human human.csv",
         ("Agreement per scenario", "human", "Comparison written to compare.html"),
     ),
@@ -102,22 +129,22 @@ RULES = [
 
 
 def said_for_steady(text: str) -> tuple[str, ...]:
-    """What the README says the `steady` run prints (its prose and trials table)."""
+    """What the docs say the `steady` run prints (its prose and trials table)."""
     prose = re.search(
         r"The `steady` run prints `similarity ([\d.]+)` with its `95% CI ([\d.–]+)`, "
         r"pass\^3 ([\d.]+)\s+\(([\d.–]+)\)",
         text,
     )
-    assert prose is not None, "the README's sentence about the steady run changed"
+    assert prose is not None, "the sentence about the steady run changed"
     table = re.findall(r"^\| (3|6|unlimited) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$", text, re.M)
     assert len(table) == 3
     return (*prose.groups(), *(cell for row in table for cell in row[1:]))
 
 
 def said_for_compare(text: str) -> list[list[str]]:
-    """The rows of the README's `compare runs/steady runs/shaky` output block, as cells."""
+    """The rows of the docs' `compare runs/steady runs/shaky` output block, as cells."""
     block = re.search(r"```\nPaired differences: a = steady, b = shaky\n(.*?)```", text, re.S)
-    assert block is not None, "the README's compare output block changed"
+    assert block is not None, "the compare output block changed"
     rows = []
     for line in block.group(1).splitlines():
         cells = re.findall(r"\[[^]]+\]|\S+", line)
@@ -128,7 +155,7 @@ def said_for_compare(text: str) -> list[list[str]]:
 
 
 def readme_commands(text: str) -> list[str]:
-    """Every command line of the README's `bash` blocks, continuations joined, in order."""
+    """Every command line of a document's `bash` blocks, continuations joined, in order."""
     found: list[str] = []
     for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
         for line in block.replace("\\\n", " ").splitlines():
@@ -139,7 +166,7 @@ def readme_commands(text: str) -> list[str]:
 
 
 def loops(commands: list[str]) -> list[str]:
-    """`for a in X Y; do` ... `done` unrolled (the README's loop over three assistants)."""
+    """`for a in X Y; do` ... `done` unrolled (the docs' loop over three assistants)."""
     out: list[str] = []
     i = 0
     while i < len(commands):
@@ -185,7 +212,8 @@ def coin_plugin(text: str) -> str:
 def test_the_readme_commands_work_as_the_readme_says(
     toolplay_process: ToolplayProcess, tmp_path: Path
 ) -> None:
-    text = README.read_text(encoding="utf-8")
+    texts = [path.read_text(encoding="utf-8") for path in documents()]
+    text = "\n".join(texts)
     clone = fresh_clone(tmp_path)
     (clone / "coin.py").write_text(coin_plugin(text), encoding="utf-8")
     quick = ["quick_add_contact", "quick_send_with_cellular_off", "quick_text_contact"]
@@ -196,9 +224,9 @@ def test_the_readme_commands_work_as_the_readme_says(
     )
     variables: dict[str, str] = {}
     ran: list[str] = []
-    for command in loops(readme_commands(text)):
+    for command in loops([c for t in texts for c in readme_commands(t)]):
         rules = [r for r in RULES if re.search(r.pattern, command)]
-        assert rules, f"README command without a walk-through rule: {command}"
+        assert rules, f"command of the docs without a walk-through rule: {command}"
         rule = rules[0]
         if assignment := re.fullmatch(r"([A-Z_]+)=(\S+)", command):
             variables[assignment.group(1)] = assignment.group(2)
@@ -217,14 +245,14 @@ def test_the_readme_commands_work_as_the_readme_says(
         assert result.code == rule.code, f"{command}\n{said[-3000:]}"
         for needle in rule.expect:
             assert needle in said, f"{command}: {needle!r} not printed\n{said[-3000:]}"
-        if "coin:steady" in command:  # the numbers the README quotes for this run
+        if "coin:steady" in command:  # the numbers the docs quote for this run
             for needle in said_for_steady(text):
                 assert needle in said, f"{command}: {needle!r} not printed\n{said[-3000:]}"
         if command.startswith("toolplay compare runs/steady runs/shaky"):
             for row in said_for_compare(text):
                 assert any(all(cell in out for cell in row) for out in said.splitlines()), row
         ran.append(command)
-    assert len(ran) >= 12, ran
+    assert len(ran) >= 14, ran
     assert (clone / "runs/no-call/report.html").is_file()
     assert not (clone / "runs/gpt4o-mini").exists()  # refused before anything was written
 

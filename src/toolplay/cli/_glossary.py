@@ -15,7 +15,7 @@ from toolplay.report import glossary, glossary_markdown
 @app.command(name="glossary")
 def glossary_command(
     markdown: Annotated[
-        bool, typer.Option("--markdown", help="Print the Markdown table (the README's copy).")
+        bool, typer.Option("--markdown", help="Print the Markdown table (docs/results.md's copy).")
     ] = False,
 ) -> None:
     """Explain every metric: what it means, its range, how it aggregates, where it comes from."""
