@@ -9,7 +9,8 @@ one (`Scorer.veto_probes`); a veto none of them fires is reported, since a veto 
 can fire checks nothing (the reference solution, which must not fire it, cannot show that).
 A scenario whose solution the suite's presentation cannot play (`Presentation.unsolvable`: a
 reference defect a reference presentation keeps, so its requests and numbers stay the paper's)
-is not played; it is listed as known, with the reason, and does not fail validation.
+is listed as known, with the reason, and its solution is played under toolplay's presentation
+instead (the scenario itself must still be sound).
 """
 
 from __future__ import annotations
@@ -112,11 +113,12 @@ async def _validate(
         failures += check_reference_results(
             setup, scorer.reference_check, presentation.executor(setup)
         )
+        shown = presentation
         why = presentation.unsolvable(setup)
         if why is not None:
             known.append(f"{scenario.id}: {why}")
-            continue
-        trajectory = await mode.play(PlayRequest(setup, oracle, user, presentation=presentation))
+            shown = catalog.presentation("toolplay")  # the scenario itself must still be sound
+        trajectory = await mode.play(PlayRequest(setup, oracle, user, presentation=shown))
         if trajectory.termination in ("infrastructure_error", "assistant_error"):
             first_line = (trajectory.error or "").splitlines()[0:1]
             failures.append(

@@ -78,7 +78,7 @@ def test_a_reference_defect_is_kept_where_the_reference_shows_it(suite) -> None:
     assert CATALOG.presentation("toolplay").unsolvable(base) is None
     report = validate_suite("toolsandbox")
     assert not report.failures and report.checked == 1032
-    assert len(report.known) == 7 and all(k.startswith(name) for k in report.known)
+    assert len(report.known) == 7 and all(k.startswith(name) for k in report.known)  # and sound
 
 
 def test_scrambled_names_are_the_references_global_ones(suite) -> None:  # type: ignore[no-untyped-def]

@@ -31,9 +31,9 @@ def validate(
             err_console.print(f"[red]FAIL[/red] {failure}", highlight=False, soft_wrap=True)
         err_console.print(f"{len(report.failures)} problem(s) in {report.checked} scenario(s)")
         raise typer.Exit(1)
-    kept = (
-        f" ({len(report.known)} known reference defect(s) kept, not played)" if report.known else ""
-    )
+    kept = ""
+    if report.known:
+        kept = f" ({len(report.known)} reference defect(s) kept; played as toolplay shows them)"
     console.print(f"ok: {report.checked} scenario(s) in suite {suite!r} passed validation{kept}")
 
 
