@@ -129,23 +129,20 @@ class _Piece:
 
 def _pieces(text: str) -> Iterator[_Piece]:
     """The document cut into prose and fenced code blocks."""
-    lines = text.split("\n")
-    prose: list[str] = []
-    start = i = 0
-    while i < len(lines):
-        fence = re.match(r"^\s*(```+|~~~+)\s*([\w+-]*)", lines[i])
-        if fence is None:
-            prose.append(lines[i])
-            i += 1
+    lines: list[str] = []
+    fence: str | None = None
+    language: str | None = None
+    start = 1
+    for number, line in enumerate(text.split("\n"), start=1):
+        opening = re.match(r"^\s*(```+|~~~+)\s*([\w+-]*)", line) if fence is None else None
+        closing = fence is not None and line.strip().startswith(fence)
+        if opening is None and not closing:
+            lines.append(line)
             continue
-        yield _Piece("\n".join(prose), start + 1, None)
-        end = i + 1
-        while end < len(lines) and not lines[end].strip().startswith(fence.group(1)):
-            end += 1
-        yield _Piece("\n".join(lines[i + 1 : end]), i + 2, fence.group(2))
-        start = i = end + 1
-        prose = []
-    yield _Piece("\n".join(prose), start + 1, None)
+        yield _Piece("\n".join(lines), start, language)
+        lines, start = [], number + 1
+        fence, language = (opening.group(1), opening.group(2)) if opening else (None, None)
+    yield _Piece("\n".join(lines), start, language)
 
 
 def _code_spans(prose: str) -> Iterator[tuple[int, str]]:
