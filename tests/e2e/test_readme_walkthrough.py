@@ -33,8 +33,14 @@ README = REPO / "README.md"
 
 
 def documents() -> list[Path]:
-    """The files whose commands are run, in reading order."""
-    docs = sorted((REPO / "docs").glob("*.md"))
+    """The files whose commands are run, in reading order: the README, then docs/ in the order
+    the README's table of documents lists them (a page may use runs an earlier one made), any
+    other page of docs/, then each method's README.
+    """
+    table = README.read_text(encoding="utf-8").split("\n## Documentation\n", 1)[1]
+    listed = re.findall(r"\]\((docs/[\w-]+\.md)\)", table)
+    docs = [REPO / name for name in dict.fromkeys(listed)]
+    docs += [path for path in sorted((REPO / "docs").glob("*.md")) if path not in docs]
     methods = sorted((REPO / "src" / "toolplay" / "methods").glob("*/README.md"))
     return [README, *docs, *methods]
 
