@@ -10,11 +10,12 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "toolplay"
 # package -> packages it may import (besides itself). One conversation is `conversation`; a
 # whole run is `runs`; model clients are apart from the roles built on them; the catalog sits
 # above everything a plugin can add and below what runs and reports them.
-LOW = {"messages", "faults"}
+LOW = {"messages", "faults", "settings"}
 CORE_BELOW_RUNS = {*LOW, "world", "tools", "domains", "scenarios", "clients", "roles"}
 ALLOWED = {
     "messages": set(),
     "faults": set(),
+    "settings": set(),
     "stats": set(),
     "world": {"messages"},
     "tools": {"messages", "world"},

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from toolplay.clients import ModelOptions, ResponseCache
-from toolplay.conversation import Mode
+from toolplay.conversation import Mode, PlaySettings
 from toolplay.roles import Assistant, Presentation, RoleKind, RoleRequest, RoleSpecError, User
 from toolplay.scenarios import (
     LoadContext,
@@ -39,6 +39,7 @@ from toolplay.scenarios import (
     setup_scenario,
 )
 from toolplay.scoring import Scorer, ScoringContext, ScoringSettings, scoring_context
+from toolplay.settings import Settings
 from toolplay.tools import Domain, ToolCatalog
 
 logger = logging.getLogger(__name__)
@@ -50,6 +51,9 @@ ENTRY_POINT_GROUP = "toolplay.plugins"
 """Python entry-point group of installed plugins; each entry names a `register` function."""
 
 Register = Callable[["Catalog"], None]
+
+_CORE_PREFIXES = ("user_", "ci_")
+"""Option-name prefixes of the core's own settings (a user's model options, the intervals')."""
 
 
 class CatalogError(ValueError):
@@ -69,6 +73,8 @@ class Catalog:
         self._assistants: dict[str, RoleKind] = {}
         self._users: dict[str, RoleKind] = {}
         self._presentations: dict[str, Presentation] = {}
+        self._play_fields: dict[str, type[Settings]] = {}
+        self._scoring_fields: dict[str, type[Settings]] = {}
         self.plugins: list[str] = []
         """Where each registered plugin came from (recorded with a run)."""
 
@@ -93,14 +99,43 @@ class Catalog:
         self._add(self._importers, "importer", SuiteSource(name, load, description, argument))
 
     def add_mode(self, mode: Mode) -> None:
-        """A mode of play (`--mode NAME`)."""
+        """A mode of play (`--mode NAME`), with its settings when it declares some."""
+        self._check_settings(mode.settings, f"mode {mode.name!r}")
         self._add(self._modes, "mode", mode)
+        self._add_settings(self._play_fields, mode.settings)
 
     def add_scorer(self, scorer: Scorer) -> None:
-        """A scoring method, named by scenarios' `evaluation`, with its metrics."""
+        """A scoring method, named by scenarios' `evaluation`, with its metrics (and its
+        settings when it declares some).
+        """
         if not scorer.metrics:
             raise CatalogError(f"scorer {scorer.name!r} declares no metrics")
+        self._check_settings(scorer.settings, f"scorer {scorer.name!r}")
         self._add(self._scorers, "scorer", scorer)
+        self._add_settings(self._scoring_fields, scorer.settings)
+
+    def _check_settings(self, model: type[Settings] | None, where: str) -> None:
+        """Refuse settings whose field names clash with another model's or the core's.
+
+        Every setting is reached by its name alone (`--option NAME=VALUE`), so a name means
+        one thing in a catalog; two modes may share one model (AutoDE's protocol modes do).
+        """
+        if model is None:
+            return
+        core = set(PlaySettings.model_fields) | set(ModelOptions.model_fields)
+        for name in model.model_fields:
+            owner = self._play_fields.get(name) or self._scoring_fields.get(name)
+            if owner is not None and owner is not model:
+                raise CatalogError(
+                    f"{where}: setting {name!r} is declared by {owner.__name__} already"
+                )
+            if name in core or name.startswith(_CORE_PREFIXES):
+                raise CatalogError(f"{where}: setting {name!r} clashes with a core option")
+
+    @staticmethod
+    def _add_settings(table: dict[str, type[Settings]], model: type[Settings] | None) -> None:
+        for name in model.model_fields if model is not None else ():
+            table[name] = model  # type: ignore[assignment]
 
     def add_assistant(self, kind: RoleKind) -> None:
         """A kind of assistant (`--assistant KIND[:ARGUMENT]`)."""
@@ -155,6 +190,16 @@ class Catalog:
     def users(self) -> Mapping[str, RoleKind]:
         """Kinds of user by name."""
         return self._users
+
+    @property
+    def play_settings(self) -> Mapping[str, type[Settings]]:
+        """Every setting the modes declare: field name -> the model declaring it."""
+        return self._play_fields
+
+    @property
+    def scoring_settings(self) -> Mapping[str, type[Settings]]:
+        """Every setting the scorers declare: field name -> the model declaring it."""
+        return self._scoring_fields
 
     @property
     def presentations(self) -> Mapping[str, Presentation]:

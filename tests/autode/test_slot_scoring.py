@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import support
 from support import load_suite, parse_scenario, score_slots, score_trajectory
+from toolplay.catalog import build_catalog
 from toolplay.messages import (
     Message,
     ToolCall,
@@ -18,6 +19,7 @@ from toolplay.messages import (
 )
 from toolplay.methods import autode
 from toolplay.methods.autode import aggregate_slots, slot_label
+from toolplay.runs import RunConfig, SettingError, resolve_settings
 from toolplay.scenarios import Scenario
 from toolplay.scoring import (
     CallRecord,
@@ -140,7 +142,10 @@ def test_accepted_alternatives_count_only_under_lenient_matching() -> None:
 
 def test_an_unknown_matching_is_refused() -> None:
     with pytest.raises(ValueError, match="slot_matching"):
-        ScoringSettings.model_validate({"slot_matching": "fuzzy"})
+        autode.SlotSettings.model_validate({"slot_matching": "fuzzy"})
+    config = RunConfig.model_validate({"scoring": {"slot_matching": "fuzzy"}})
+    with pytest.raises(SettingError, match="slot_matching: input should be 'exact' or 'lenient'"):
+        resolve_settings(config, build_catalog(installed=False))
 
 
 def test_null_and_empty_predicted_values_are_dropped() -> None:

@@ -1,14 +1,14 @@
-"""The general hooks of `Conversation.assistant_acts`: `ends_on` and `max_answers`, and the
-run's user instructions reaching the user through `UserContext`."""
+"""The run's user instructions reach the user through `UserContext`.
+
+(AutoDE's loop, built from the conversation's steps, is tested in tests/autode/test_loop.py.)
+"""
 
 from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 import support
-from toolplay.conversation import Conversation, PlayRequest, PlaySettings, Stop
+from toolplay.conversation import Conversation, PlayRequest, PlaySettings
 from toolplay.messages import ToolCall
 from toolplay.roles import AssistantContext, AssistantTurn, UserContext, UserTurn
 
@@ -62,25 +62,6 @@ def conversation(assistant: Calls, user: Listener | None = None, **settings: str
         support.setup(SCENARIO), assistant, user or Listener(), settings=PlaySettings(**settings)
     )
     return Conversation(request, "prompt")
-
-
-def test_ends_on_stops_after_the_message_holding_such_a_call() -> None:
-    assistant = Calls("get_wifi_status", "set_wifi_status", "get_wifi_status")
-    talk = conversation(assistant)
-    acted = asyncio.run(talk.assistant_acts(ends_on=lambda name: name == "set_wifi_status"))
-    assert acted.ended and acted.calls == 2 and assistant.asked == 2 and talk.answers == 2
-    assert talk.bus.messages[-1].tool_name == "set_wifi_status"  # its call was executed
-
-
-def test_max_answers_counts_every_answer_of_the_conversation() -> None:
-    assistant = Calls("get_wifi_status")
-    talk = conversation(assistant)
-    with pytest.raises(Stop) as stop:
-        asyncio.run(talk.assistant_acts(max_answers=3))
-    assert stop.value.reason == "turn_limit" and assistant.asked == 3
-    with pytest.raises(Stop):  # the answers are counted over the whole conversation
-        asyncio.run(talk.assistant_acts(max_answers=3))
-    assert assistant.asked == 3
 
 
 def test_the_runs_user_instructions_reach_the_user() -> None:

@@ -25,7 +25,7 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from toolplay.catalog import Catalog, build_catalog
-from toolplay.runs import OptionError, RunConfig, option_keys
+from toolplay.runs import OptionError, RunConfig, SettingError, option_keys, problem_text
 
 console = Console()
 err_console = Console(stderr=True)
@@ -193,6 +193,8 @@ def _describe(exc: Exception) -> str:
         return _setting_problem(exc)
     if isinstance(exc, OptionError):
         return f"--option: {exc}"
+    if isinstance(exc, SettingError):
+        return f"{_flag(exc.option)}: {exc.reason}"
     if isinstance(exc, OSError) and exc.filename is not None:
         return f"{exc.filename}: {(exc.strerror or str(exc)).lower()}"
     return str(exc)
@@ -212,7 +214,7 @@ def _option_key(loc: list[str]) -> str | None:
     """
     if not loc:
         return None
-    flat = {place: key for key, place in option_keys().items()}
+    flat = {place: key for key, place in option_keys(Catalog()).items()}
     return flat.get((loc[0], loc[1]), loc[0]) if len(loc) > 1 else loc[0]
 
 
@@ -223,13 +225,11 @@ def _setting_problem(exc: ValidationError) -> str:
     context = first.get("ctx") or {}
     loc = [str(part) for part in first["loc"]]
     name = str(context.get("option") or _option_key(loc) or exc.title)
-    flags = _run_flags()  # the `run` command builds every RunConfig
-    flag = f"--{name.replace('_', '-')}" if name in flags else f"--option {name}"
-    if first["type"] == "run_option":
-        reason = str(context["reason"])
-    elif first["type"] == "value_error":
-        reason = str(context.get("error", first["msg"]))
-    else:
-        reason = f"{first['msg'][:1].lower()}{first['msg'][1:]} (got {first.get('input')!r})"
     more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
-    return f"{flag}: {reason}{more}"
+    return f"{_flag(name)}: {problem_text(first)}{more}"
+
+
+def _flag(name: str) -> str:
+    """How a setting is given on the command line: its `run` flag, else `--option NAME`."""
+    flags = _run_flags()  # the `run` command builds every RunConfig
+    return f"--{name.replace('_', '-')}" if name in flags else f"--option {name}"

@@ -11,11 +11,12 @@ from typing import Annotated, Any, Literal
 import typer
 from pydantic import BaseModel
 
+from toolplay.catalog import Catalog, build_catalog
 from toolplay.cli._app import _guard, app, catalog, command_name, console, err_console, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
 from toolplay.cli._progress import LiveBar, PlainLines
 from toolplay.clients import ModelOptions
-from toolplay.conversation import PlaySettings
+from toolplay.conversation import PlaySettings, StaticSettings
 from toolplay.runs import (
     Executor,
     LocalExecutor,
@@ -151,7 +152,7 @@ def run(
     ] = None,
     max_calls_per_turn: Annotated[
         int | None,
-        typer.Option(min=1, help=_help(PlaySettings, "max_calls_per_turn")),
+        typer.Option(min=1, help=_help(StaticSettings, "max_calls_per_turn")),
     ] = None,
     base_url: Annotated[str | None, typer.Option(help=_help(ModelOptions, "base_url"))] = None,
     api_key_env: Annotated[
@@ -252,7 +253,7 @@ def run(
             given = {k: v for k, v in data.items() if k == "plugins" and v or _given(ctx, k)}
             kept = {k: v for k, v in stored.items() if k not in ("out", "resume")}
             data = {**kept, **given, "out": run_dir, "resume": True}
-        config = RunConfig.model_validate(apply_options(data, options))
+        config = RunConfig.model_validate(apply_options(data, options, _catalog_for(data)))
         return _progress_run(config, stats, announce, _executor(executor, ray_address, ray_workers))
 
     stats = RunStats()
@@ -290,6 +291,12 @@ def run(
 EXIT_INFRASTRUCTURE = 3
 """Exit status of a run that finished with infrastructure errors (0: all scored; 1: a check
 failed, e.g. `validate`, or `compare` found nothing shared; 2: usage or configuration error)."""
+
+
+def _catalog_for(data: dict[str, Any]) -> Catalog:
+    """The catalog of the run's plugins (a resumed run's stored ones, when not given again)."""
+    wanted = list(data.get("plugins") or [])
+    return catalog() if wanted == plugins() else build_catalog(wanted)
 
 
 def _given(ctx: typer.Context, name: str) -> bool:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from toolplay.cli._app import _guard, app
+from toolplay.cli._app import _guard, app, catalog
 from toolplay.runs import SCHEMAS, json_schema
 
 
@@ -22,6 +22,6 @@ def schema(
 
 def _schema(name: str) -> dict[str, object]:
     try:
-        return json_schema(name)
+        return json_schema(name, catalog())
     except KeyError as exc:
         raise ValueError(str(exc.args[0])) from None

@@ -46,7 +46,7 @@ from toolplay.roles import (
     User,
 )
 from toolplay.runs._cache import SqliteResponseCache
-from toolplay.runs._config import RunConfig, run_identity
+from toolplay.runs._config import RunConfig, resolve_settings, run_identity
 from toolplay.runs._executor import Executor, LocalExecutor, RunJob
 from toolplay.runs._preflight import (
     RunError,
@@ -315,6 +315,7 @@ async def execute_run(
         executor: Where trials are played (default: `LocalExecutor`, this process).
     """
     catalog = _catalog(config, catalog)
+    config = resolve_settings(config, catalog)
     typed = config.suite  # loaded as typed, so errors name files as the user wrote them
     config, pin = pin_config(config, catalog)
     if config.resume and config.presentation is None:  # a resumed run keeps what it showed
@@ -461,6 +462,7 @@ def rescore_run(
         config = stored_config(run_dir, store)
         wanted = list(dict.fromkeys([*config.plugins, *plugins]))
         catalog = _catalog(config.model_copy(update={"plugins": wanted}), catalog)
+        config = resolve_settings(config, catalog)
         check_suite_unchanged(run_dir, config, catalog)
         suite = catalog.load_suite(config.suite)
         mode = suite.mode(config.mode)

@@ -4,35 +4,63 @@
 (`RunConfig`) and a scenario file entry (`Scenario`). `toolplay schema NAME` prints one; the
 repository keeps them under `docs/schema/` (a test checks they are current), so other tools
 can rely on them without importing toolplay.
+
+What the catalog's components add is part of the schema: the settings its modes and scorers
+declare (config.json's `play` and `scoring`). A schema is made for a catalog: the published
+ones for the built-ins, `toolplay schema` for the built-ins and the plugins it loads.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from pydantic import BaseModel
+
+from toolplay.catalog import Catalog, build_catalog
 from toolplay.runs._config import RunConfig
 from toolplay.runs._lines import TRAJECTORY_LINE
 from toolplay.runs._summary import RunSummary
 from toolplay.scenarios import Scenario
 
-SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
-    "summary": RunSummary.model_json_schema,
-    "trajectory-line": TRAJECTORY_LINE.json_schema,
-    "config": RunConfig.model_json_schema,
-    "scenario": Scenario.model_json_schema,
+
+def _components(schema: dict[str, Any], name: str, models: Iterable[type[BaseModel]]) -> None:
+    """Add the fields of `models` to the object `$defs[name]` of `schema` (no other fields)."""
+    target = schema["$defs"][name]
+    properties = dict(target.get("properties", {}))
+    for model in dict.fromkeys(models):
+        part = model.model_json_schema(ref_template="#/$defs/{model}")
+        schema["$defs"].update(part.pop("$defs", {}))
+        properties.update(part.get("properties", {}))
+    target["properties"] = dict(sorted(properties.items()))
+    target["additionalProperties"] = False
+
+
+def _config(catalog: Catalog) -> dict[str, Any]:
+    schema = RunConfig.model_json_schema()
+    _components(schema, "PlaySettings", catalog.play_settings.values())
+    _components(schema, "ScoringSettings", catalog.scoring_settings.values())
+    return schema
+
+
+SCHEMAS: dict[str, Callable[[Catalog], dict[str, Any]]] = {
+    "summary": lambda catalog: RunSummary.model_json_schema(),
+    "trajectory-line": lambda catalog: TRAJECTORY_LINE.json_schema(),
+    "config": _config,
+    "scenario": lambda catalog: Scenario.model_json_schema(),
 }
-"""Schema name -> a function producing its JSON Schema."""
+"""Schema name -> a function producing its JSON Schema for a catalog."""
 
 
-def json_schema(name: str) -> dict[str, Any]:
-    """The JSON Schema published under `name` (see `SCHEMAS`).
+def json_schema(name: str, catalog: Catalog | None = None) -> dict[str, Any]:
+    """The JSON Schema published under `name` (see `SCHEMAS`), for `catalog`'s components
+    (default: the built-ins').
 
     Raises:
         KeyError: naming the known schemas.
     """
     if name not in SCHEMAS:
         raise KeyError(f"unknown schema {name!r}; known: {', '.join(SCHEMAS)}")
-    schema = dict(SCHEMAS[name]())
+    schema = dict(SCHEMAS[name](catalog if catalog is not None else build_catalog(installed=False)))
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return schema

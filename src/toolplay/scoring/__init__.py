@@ -56,7 +56,7 @@ from toolplay.scoring._scorer import (
     mean_score,
     score_trajectory,
 )
-from toolplay.scoring._settings import ScoringSettings, SlotMatching
+from toolplay.scoring._settings import ScoringSettings
 from toolplay.scoring._state import final_world, score_state
 
 __all__ = [
@@ -86,7 +86,6 @@ __all__ = [
     "ScoringContext",
     "ScoringSettings",
     "SlotEvidence",
-    "SlotMatching",
     "SlotPrediction",
     "StateEvidence",
     "TextSimilarity",

@@ -19,6 +19,7 @@ from toolplay.scoring._aggregates import MethodSummary, MetricValues
 from toolplay.scoring._decomposition import MetricParts
 from toolplay.scoring._evidence import ScenarioScore
 from toolplay.scoring._result import ScoringContext
+from toolplay.settings import Settings
 
 
 class Scored(NamedTuple):
@@ -62,6 +63,8 @@ class Scorer:
     parts: MetricParts | None = None
     """How its headline metrics decompose into per-scenario parts, for confidence intervals
     and paired tests (None: read as the mean scenario score, as `mean_score` reports it)."""
+    settings: type[Settings] | None = None
+    """Its own knobs (read with `context.settings.of(...)`), reachable with `--option`."""
 
 
 def score_trajectory(

@@ -38,7 +38,9 @@ def plan_task(plan: TaskPlan) -> Task:
 
 
 def _settings(system_prompt: str | None, max_calls_per_turn: int | None) -> PlaySettings:
-    return PlaySettings(system_prompt=system_prompt, max_calls_per_turn=max_calls_per_turn)
+    return PlaySettings.model_validate(
+        {"system_prompt": system_prompt, "max_calls_per_turn": max_calls_per_turn}
+    )
 
 
 @task

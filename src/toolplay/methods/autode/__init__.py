@@ -8,8 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolplay.conversation import Mode
+from toolplay.conversation import Mode, StaticSettings
 from toolplay.methods.autode._data import import_autode_data
+from toolplay.methods.autode._loop import AutodeSettings, act_until_call, post_dialogue
 from toolplay.methods.autode._protocol import (
     autode_protocol_modes,
     play_autode_protocol,
@@ -18,7 +19,7 @@ from toolplay.methods.autode._protocol import (
 )
 from toolplay.methods.autode._replay import AutodeResultsReplay, build_results_replay
 from toolplay.methods.autode._scorer import slots_scorer
-from toolplay.methods.autode._scoring import aggregate_slots, score_slots
+from toolplay.methods.autode._scoring import SlotSettings, aggregate_slots, score_slots
 from toolplay.methods.autode._scripts import autode_suite
 from toolplay.methods.autode._slot_label import SlotLabel, slot_label
 from toolplay.methods.autode._slots import clean_prediction, slot_scores
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
 __all__ = [
     "register",
     "AutodeResultsReplay",
+    "AutodeSettings",
+    "SlotSettings",
+    "act_until_call",
+    "post_dialogue",
     "build_results_replay",
     "SlotLabel",
     "aggregate_slots",
@@ -70,6 +75,7 @@ def register(catalog: Catalog) -> None:
             "autode-static",
             play_autode_static,
             "AutoDE's static evaluation: the reference dialogue, then one forced call.",
+            StaticSettings,
         )
     )
     for mode in autode_protocol_modes():

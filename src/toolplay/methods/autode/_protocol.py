@@ -9,17 +9,18 @@ dialogue. Both modes play it the same way:
   the label says `any_name`, as AutoDE does not score the name) ends the dialogue and is the
   prediction: its calls are executed (an API-only tool records them) and the assistant is not
   asked again. Calls to other functions before it (lookups) run as usual;
-- a text answer holding the stop marker (`PlaySettings.stop_marker`, `[DONE]`, which the
+- a text answer holding the stop marker (`AutodeSettings.stop_marker`, `[DONE]`, which the
   reference's prompts tell an assistant to write when the API cannot serve the user) ends the
-  dialogue without a call; an assistant that has answered `PlaySettings.max_rounds` (8) times
-  without ending the dialogue hits `turn_limit`, the reference's "Round limit reached".
+  dialogue without a call; an assistant that has answered `AutodeSettings.max_rounds` (8)
+  times without ending the dialogue hits `turn_limit`, the reference's "Round limit reached".
+  The loop is AutoDE's own (`_loop.act_until_call`), built from the conversation's steps.
 
 `autode-protocol`: the user role opens (a model-driven user says the script's fixed first
 query, then answers from the script; `PlaySettings.user_prompt` replaces its instructions) and
 answers every text answer, until the assistant calls, stops, or runs out of rounds.
 
 `autode-protocol-static`: the reference dialogue up to its last user turn (its text only,
-`from_reference=True`, optionally followed by `PlaySettings.submit_text`, e.g. the reference's
+`from_reference=True`, optionally followed by `AutodeSettings.submit_text`, e.g. the reference's
 `SUBMIT API`), then the assistant is asked once with the call forced (`tool_choice` where the
 endpoint supports it); lookups first are allowed. A text answer uses its one chance
 (`turn_limit`), as the reference records it.
@@ -40,11 +41,14 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from toolplay.conversation import Acted, Conversation, shown_tools
-from toolplay.conversation._acting import Stop
-from toolplay.conversation._play import DEFAULT_STOP_MARKER, Mode, PlayRequest
-from toolplay.conversation._reference import REFERENCE_USER, post_dialogue
+from toolplay.conversation import REFERENCE_USER, Conversation, Mode, PlayRequest, Stop, shown_tools
 from toolplay.messages import Trajectory
+from toolplay.methods.autode._loop import (
+    DEFAULT_STOP_MARKER,
+    AutodeSettings,
+    act_until_call,
+    post_dialogue,
+)
 from toolplay.methods.autode._slot_label import slot_label
 from toolplay.scenarios import Scenario
 
@@ -104,41 +108,37 @@ def ends_dialogue(scenario: Scenario) -> Callable[[str], bool]:
     return label.is_scored
 
 
-def _start(request: PlayRequest) -> Conversation:
+def _start(request: PlayRequest) -> tuple[Conversation, AutodeSettings]:
     presentation = shown_tools(request)
-    settings = request.settings
-    prompt = protocol_prompt(settings.system_prompt, presentation.schemas, settings.marker)
-    return Conversation(request, prompt, presentation=presentation)
+    own = request.settings.of(AutodeSettings)
+    prompt = protocol_prompt(request.settings.system_prompt, presentation.schemas, own.marker)
+    return Conversation(request, prompt, presentation=presentation), own
 
 
-def _after_answer(conversation: Conversation, acted: Acted) -> None:
+def _after_answer(conversation: Conversation, called: bool, own: AutodeSettings) -> None:
     """End the dialogue after the assistant's turn if the protocol says so.
 
     Raises:
         Stop: `completed` (it made the call, or wrote the stop marker), or `turn_limit` (its
             rounds are used up without either).
     """
-    if acted.ended:
+    if called:
         raise Stop("completed")
-    settings = conversation.request.settings
-    marker = settings.marker
-    if marker and marker in (conversation.bus.messages[-1].content or ""):
+    if own.marker and own.marker in (conversation.bus.messages[-1].content or ""):
         raise Stop("completed")
-    if conversation.answers >= settings.rounds:
+    if conversation.answers >= own.rounds:
         raise Stop("turn_limit")
 
 
 async def play_autode_protocol(request: PlayRequest) -> Trajectory:
     """Play one dialogue under AutoDE's protocol, on-policy (see the module docstring)."""
-    conversation = _start(request)
+    conversation, own = _start(request)
     ends = ends_dialogue(request.setup.scenario)
     try:
         while True:
             await conversation.user_says()
-            acted = await conversation.assistant_acts(
-                ends_on=ends, max_answers=request.settings.rounds
-            )
-            _after_answer(conversation, acted)
+            called = await act_until_call(conversation, ends, own.rounds)
+            _after_answer(conversation, called, own)
     except Stop as stop:
         return conversation.trajectory(stop, mode="dynamic")
 
@@ -148,16 +148,13 @@ async def play_autode_protocol_static(request: PlayRequest) -> Trajectory:
     scenario = request.setup.scenario
     if not scenario.reference:
         raise ValueError(f"{scenario.id}: static mode needs a reference dialogue")
-    conversation = _start(request)
-    last = post_dialogue(conversation.bus, scenario.reference, request.settings.submit_text)
+    conversation, own = _start(request)
+    last = post_dialogue(conversation.bus, scenario.reference, own.submit_text)
     try:
-        acted = await conversation.assistant_acts(
-            turn=last,
-            force_first_call=True,
-            ends_on=ends_dialogue(scenario),
-            max_answers=request.settings.rounds,
+        called = await act_until_call(
+            conversation, ends_dialogue(scenario), own.rounds, turn=last, force_first_call=True
         )
-        _after_answer(conversation, acted)
+        _after_answer(conversation, called, own)
         raise Stop("turn_limit")  # it answered in text: its one chance passed without a call
     except Stop as stop:
         return conversation.trajectory(stop, mode="static", user=REFERENCE_USER)
@@ -171,11 +168,13 @@ def autode_protocol_modes() -> list[Mode]:
             play_autode_protocol,
             "AutoDE's protocol, dynamic: the user opens with the fixed first query; the first "
             "call to the label's function ends the dialogue; 8 answers without it: round limit.",
+            AutodeSettings,
         ),
         Mode(
             "autode-protocol-static",
             play_autode_protocol_static,
             "AutoDE's protocol, static: the reference dialogue up to its last user turn, then "
             "one forced call, which ends the dialogue.",
+            AutodeSettings,
         ),
     ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from toolplay.methods.autode._scoring import aggregate_slots, score_slots
+from toolplay.methods.autode._scoring import SlotSettings, aggregate_slots, score_slots
 from toolplay.scoring import (
     Metric,
     MetricPart,
@@ -105,4 +105,5 @@ def slots_scorer() -> Scorer:
         "AutoDE: slot precision/recall/F1 of the first call to the label's function, by the "
         "reference's rules (cleaning, exact values; slot_matching=lenient to forgive).",
         parts=SLOT_PARTS,
+        settings=SlotSettings,
     )
