@@ -210,7 +210,7 @@ def score_slots(scenario: Scenario, trajectory: Trajectory, *_: Any) -> Scenario
 
 def score_state(scenario: Scenario, trajectory: Trajectory, *_: Any) -> ScenarioScore:
     """The state scorer."""
-    return scoring.score_state(setup(scenario), trajectory)
+    return CATALOG.scorer("state").score(setup(scenario), trajectory, ScoringContext())
 
 
 def score_tooltalk(

@@ -66,10 +66,7 @@ ALLOWED = {
         "__init__",
     },
 }
-KNOWN = {
-    # The open core (issue 21): the method-specific parts left in core modules.
-    "runs/_uncertainty.py imports toolplay.methods",
-}
+KNOWN: set[str] = set()
 """Import-direction violations that exist and are being removed; the list may only shrink."""
 OPTIONAL = {"inspect_ai": "integrations"}
 """Optional extras' packages -> the one toolplay package that may import them."""

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from toolplay.catalog import CatalogError, build_catalog
 from toolplay.messages import ScenarioInfo, Trajectory, turn_count
 from toolplay.runs import (
     TRAJECTORY_LINE,
@@ -29,7 +31,7 @@ from toolplay.runs import (
     RunSummary,
     ScoreLine,
 )
-from toolplay.scoring import ScenarioScore
+from toolplay.scoring import ScenarioScore, Scorer
 from toolplay.store import (
     CONFIG_FILE,
     SCENARIO_INFO,
@@ -45,7 +47,7 @@ logger = logging.getLogger(__name__)
 
 M = TypeVar("M", bound=BaseModel)
 
-__all__ = ["ReportError", "RunData", "RunEntry", "load_run"]
+__all__ = ["ReportError", "RunData", "RunEntry", "load_run", "run_scorers"]
 
 
 class ReportError(Exception):
@@ -280,3 +282,16 @@ def load_run(run_dir: Path) -> RunData:
     entries.sort(key=lambda e: (e.id, e.trial))
     known = frozenset(str(i) for i in suite_ids) if isinstance(suite_ids, list) else None
     return RunData(run_dir, summary, config, entries, notes, known)
+
+
+def run_scorers(runs: Sequence[RunData], plugins: Sequence[str] = ()) -> Mapping[str, Scorer]:
+    """The scorers of a catalog with the runs' plugins and `plugins` (besides the built-ins).
+
+    Raises:
+        ReportError: A plugin does not load.
+    """
+    wanted = [p for run in runs for p in (run.config.plugins if run.config else [])]
+    try:
+        return build_catalog(list(dict.fromkeys([*wanted, *plugins]))).scorers
+    except CatalogError as exc:
+        raise ReportError(f"--plugin: {exc}") from exc

@@ -10,9 +10,9 @@ from typing import Annotated
 
 import typer
 
-from toolplay.cli._app import _guard, app, command_name, console
+from toolplay.cli._app import _guard, app, command_name, console, plugins
 from toolplay.report import render_baselines
-from toolplay.runs import Baselines, load_summary, play_baselines
+from toolplay.runs import Baselines, load_summary, play_baselines, run_catalog
 
 
 @app.command()
@@ -29,4 +29,5 @@ def baselines(run_dir: Annotated[Path, typer.Argument(help="A run directory.")])
 
     summary = _guard(lambda: load_summary(run_dir))
     found = _guard(play)
-    render_baselines(summary, found, run_dir, console, command_name())
+    scorers = _guard(lambda: run_catalog(run_dir, plugins())).scorers
+    render_baselines(summary, found, run_dir, console, command_name(), scorers)

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from toolplay.cli._app import _guard, app, console
+from toolplay.cli._app import _guard, app, catalog, console
 from toolplay.runs import RunSummary
 
 
@@ -37,5 +37,5 @@ def import_inspect(
     summary = _guard(load)
     from toolplay.report import render_summary  # noqa: PLC0415 (jinja2 etc.: startup time)
 
-    render_summary(summary, console)
+    render_summary(summary, console, catalog().scorers)
     console.print(f"Run folder written to [bold]{out}[/bold]", highlight=False)

@@ -13,7 +13,7 @@ import typer
 
 from toolplay.cli._app import _guard, app, console, err_console, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed, ci_settings
-from toolplay.runs import rescore_run
+from toolplay.runs import rescore_run, run_catalog
 
 
 @app.command()
@@ -28,10 +28,11 @@ def score(
     The intervals use the settings stored with the run unless a --ci-* flag is given.
     """
     settings = ci_settings(ci_level, ci_resamples, ci_seed)
-    summary = _guard(lambda: rescore_run(run_dir, plugins=plugins(), uncertainty=settings))
+    found = _guard(lambda: run_catalog(run_dir, plugins()))
+    summary = _guard(lambda: rescore_run(run_dir, catalog=found, uncertainty=settings))
     from toolplay.report import render_summary  # noqa: PLC0415 (startup time)
 
-    render_summary(summary, console)
+    render_summary(summary, console, found.scorers)
 
 
 @app.command()

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 import typer
 from pydantic import BaseModel
 
-from toolplay.catalog import Catalog, build_catalog
+from toolplay.catalog import Catalog, CatalogError, build_catalog
 from toolplay.cli._app import _guard, app, catalog, command_name, console, err_console, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
 from toolplay.cli._progress import LiveBar, PlainLines
@@ -52,7 +52,11 @@ def _executor(name: str, address: str | None, workers: int | None) -> Executor:
 
 
 def _progress_run(
-    config: RunConfig, stats: RunStats, announce: str | None, executor: Executor | None = None
+    config: RunConfig,
+    found: Catalog,
+    stats: RunStats,
+    announce: str | None,
+    executor: Executor | None = None,
 ) -> RunSummary:
     """Execute `config` with its progress on stderr (`cli._progress`); `announce` is printed
     once the run has started (never above a refusal).
@@ -68,8 +72,6 @@ def _progress_run(
             err_console.print(announce, highlight=False, soft_wrap=True)
         shown(done, total)
 
-    # A resumed run loads its stored plugins even when --plugin is not given again.
-    found = catalog() if config.plugins == plugins() else None
     try:
         return asyncio.run(
             execute_run(config, catalog=found, progress=report, stats=stats, executor=executor)
@@ -232,7 +234,7 @@ def run(
     run_dir = out if out is not None else default_out(suite, assistant, resume=resume)
     announce = f"run folder: {run_dir}" if out is None else None
 
-    def action() -> RunSummary:
+    def action() -> tuple[RunSummary, Catalog]:
         data: dict[str, Any] = {
             "suite": suite,
             "mode": mode,
@@ -253,14 +255,16 @@ def run(
             given = {k: v for k, v in data.items() if k == "plugins" and v or _given(ctx, k)}
             kept = {k: v for k, v in stored.items() if k not in ("out", "resume")}
             data = {**kept, **given, "out": run_dir, "resume": True}
-        config = RunConfig.model_validate(apply_options(data, options, _catalog_for(data)))
-        return _progress_run(config, stats, announce, _executor(executor, ray_address, ray_workers))
+        found = _catalog_for(data)  # a resumed run's stored plugins, when not given again
+        config = RunConfig.model_validate(apply_options(data, options, found))
+        run_executor = _executor(executor, ray_address, ray_workers)
+        return _progress_run(config, found, stats, announce, run_executor), found
 
     stats = RunStats()
-    summary = _guard(action)
+    summary, found = _guard(action)
     from toolplay.report import render_summary  # noqa: PLC0415 (startup time)
 
-    render_summary(summary, console)
+    render_summary(summary, console, found.scorers)
     served = stats.cache_hits
     if served:
         calls = served + stats.cache_misses
@@ -296,7 +300,12 @@ failed, e.g. `validate`, or `compare` found nothing shared; 2: usage or configur
 def _catalog_for(data: dict[str, Any]) -> Catalog:
     """The catalog of the run's plugins (a resumed run's stored ones, when not given again)."""
     wanted = list(data.get("plugins") or [])
-    return catalog() if wanted == plugins() else build_catalog(wanted)
+    if wanted == plugins():
+        return catalog()
+    try:
+        return build_catalog(wanted)
+    except CatalogError as exc:
+        raise RunError(f"--plugin: {exc}") from exc
 
 
 def _given(ctx: typer.Context, name: str) -> bool:

@@ -10,14 +10,17 @@ real model and where to look next, each as a command that works as printed.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from toolplay.analysis._metrics import COUNT_KEYS, fmt, ordered_metrics
+from toolplay.analysis import COUNT_KEYS, run_scorers, summary_view
+from toolplay.report._format import fmt
 from toolplay.runs import CEILING, FLOOR, Baselines, RunSummary
+from toolplay.scoring import Scorer
 
 __all__ = ["render_baselines"]
 
@@ -29,7 +32,12 @@ def _position(run: float | None, floor: float | None, ceiling: float | None) -> 
 
 
 def render_baselines(
-    summary: RunSummary, baselines: Baselines, run_dir: Path, console: Console, command: str
+    summary: RunSummary,
+    baselines: Baselines,
+    run_dir: Path,
+    console: Console,
+    command: str,
+    scorers: Mapping[str, Scorer] | None = None,
 ) -> None:
     """Print the run's metrics between its floor and ceiling, then the next steps.
 
@@ -39,7 +47,9 @@ def render_baselines(
         run_dir: The run directory (named in the printed commands).
         console: Where to print.
         command: How to invoke toolplay so that the printed commands work as printed.
+        scorers: The catalog's scorers (default: the built-ins' and the installed plugins').
     """
+    found = scorers if scorers is not None else run_scorers([])
     floor, ceiling = baselines
     trials = f"{summary.scenarios} scenario trial{'' if summary.scenarios == 1 else 's'}"
     table = Table(
@@ -52,11 +62,12 @@ def render_baselines(
     table.add_column("metric", no_wrap=True)
     for name in (f"floor ({FLOOR})", f"this run ({summary.assistant})", f"ceiling ({CEILING})"):
         table.add_column(name, justify="right")
-    rows = [(k, v) for k, v in ordered_metrics(summary.metrics) if k not in COUNT_KEYS]
+    rows = [(k, v) for k, v in summary_view(summary, found).metrics if k not in COUNT_KEYS]
     low, high = floor.metrics, ceiling.metrics
+    low_items = dict(summary_view(floor, found).metrics)
+    high_items = dict(summary_view(ceiling, found).metrics)
     for key, value in rows:
-        low_value = dict(ordered_metrics(low)).get(key)
-        high_value = dict(ordered_metrics(high)).get(key)
+        low_value, high_value = low_items.get(key), high_items.get(key)
         table.add_row(*(Text(c) for c in (key, fmt(low_value), fmt(value), fmt(high_value))))
     console.print(table)
     primary = next((k for k, v in rows if isinstance(v, int | float)), None)

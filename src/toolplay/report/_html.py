@@ -11,23 +11,27 @@ minefields and call matches when the scorer recorded them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from toolplay.analysis._metrics import (
+from toolplay.analysis import (
     COUNT_KEYS,
-    GROUP_SECTIONS,
+    ReportError,
+    RunData,
+    RunEntry,
+    SummaryView,
     Value,
-    fmt,
     group_table,
-    ordered_metrics,
+    load_run,
+    run_scorers,
+    summary_view,
     trial_rows,
 )
-from toolplay.analysis._run_data import ReportError, RunData, RunEntry, load_run
-from toolplay.analysis._significance import run_scorers
 from toolplay.messages import Usage
 from toolplay.report._evidence import extract_evidence
-from toolplay.report._glossary import GlossaryRow, glossary
+from toolplay.report._format import fmt
+from toolplay.report._glossary import glossary
 from toolplay.report._intervals import (
     ci_header,
     interval_text,
@@ -38,13 +42,13 @@ from toolplay.report._intervals import (
 from toolplay.report._page import render_page
 from toolplay.report._payload import pack_entries
 from toolplay.report._sections import (
-    breakdowns,
     distribution_charts,
     error_items,
     group_chart,
     termination_chart,
 )
 from toolplay.runs import RunSummary
+from toolplay.scoring import Scorer
 from toolplay.store import write_atomic
 
 __all__ = ["REPORT_FILE", "build_report", "write_report"]
@@ -165,16 +169,12 @@ def _usage(run: RunData) -> Usage:
     return total
 
 
-def _extra_tables(summary: RunSummary | None) -> list[tuple[str, list[tuple[str, str]]]]:
-    """Run-wide count records some methods add (ToolTalk: `counts`, `error_types`)."""
-    tables = []
-    if summary is not None and summary.counts is not None:
-        counts = summary.counts.model_dump()
-        tables.append(("Counts", [(k.replace("_", " "), fmt(v)) for k, v in counts.items()]))
-    if summary is not None and summary.error_types:
-        rows = [(k.replace("_", " "), fmt(v)) for k, v in summary.error_types.items()]
-        tables.append(("Error types", rows))
-    return tables
+def _extra_tables(view: SummaryView | None) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Run-wide records some methods add (ToolTalk: its counts and error types)."""
+    return [
+        (title, [(k.replace("_", " "), fmt(v)) for k, v in values.items()])
+        for title, values in (view.tables if view is not None else [])
+    ]
 
 
 def _trial_spread(summary: RunSummary | None) -> str | None:
@@ -183,7 +183,7 @@ def _trial_spread(summary: RunSummary | None) -> str | None:
     return f"{fmt(summary.trials.score_mean)} ± {fmt(summary.trials.score_std)}"
 
 
-def _entry(entry: RunEntry) -> dict[str, Any]:
+def _entry(entry: RunEntry, scorers: Mapping[str, Scorer]) -> dict[str, Any]:
     """One scenario trial as the viewer's script reads it (JSON data)."""
     trajectory, info = entry.trajectory, entry.info
     score = entry.score
@@ -209,41 +209,41 @@ def _entry(entry: RunEntry) -> dict[str, Any]:
         "details": None
         if score is None or score.evidence is None
         else score.evidence.model_dump(mode="json"),
-        "evidence": extract_evidence(None if score is None else score.evidence),
+        "evidence": extract_evidence(score, scorers),
     }
 
 
-def _glossary(run: RunData) -> list[GlossaryRow]:
-    """The glossary rows of the methods this run used (and the figures every run has)."""
+def _scorers(run: RunData) -> Mapping[str, Scorer]:
+    """The scorers of the run's catalog (its plugins' too, when they still load)."""
     try:
-        scorers = run_scorers([run])
+        return run_scorers([run])
     except ReportError:  # a plugin of the run no longer loads: the built-ins still explain
-        scorers = run_scorers([])
-    return glossary(scorers, {e.evaluation for e in run.entries})
+        return run_scorers([])
 
 
 def build_report(run: RunData) -> str:
     """The report page for a loaded run (see the module docstring for its contents)."""
     summary = run.summary
-    metrics = ordered_metrics(summary.metrics if summary is not None else None)
-    groups = breakdowns(run)
-    titles = dict(GROUP_SECTIONS)
+    scorers = _scorers(run)
+    view = summary_view(summary, scorers) if summary is not None else None
+    metrics = view.metrics if view is not None else []
+    groups = view.breakdowns if view is not None else {}
     charts = [
         chart
-        for key, group in groups.items()
-        if (chart := group_chart(f"Score {titles[key].lower()}", group)) is not None
+        for group in groups.values()
+        if (chart := group_chart(f"Score {group.title.lower()}", group.rows)) is not None
     ] + distribution_charts(run)
     group_tables = []
     uncertainty = summary_uncertainty(summary)
     for key, group in groups.items():
         columns, rows = with_intervals(
-            *group_table(group),
+            *group_table(group.rows),
             uncertainty.breakdowns.get(key) if uncertainty else None,
             ci_header(uncertainty) if uncertainty else "",
         )
         group_tables.append(
             {
-                "title": titles[key],
+                "title": group.title,
                 "name_header": key.removeprefix("by_").rstrip("s"),
                 "columns": columns,
                 "rows": [(n, [fmt(v.get(c)) for c in columns]) for n, v in rows],
@@ -251,7 +251,7 @@ def build_report(run: RunData) -> str:
         )
     usage = _usage(run)
     suite = summary.suite_name if summary is not None else run.describe("suite")
-    entries = [_entry(e) for e in run.entries]
+    entries = [_entry(e, scorers) for e in run.entries]
     return render_page(
         "report.html.jinja",
         script="report.js",
@@ -274,7 +274,7 @@ def build_report(run: RunData) -> str:
         notes=run.notes,
         cards=_cards(run, metrics),
         metrics=[(k, fmt(v)) for k, v in metrics],
-        extra_tables=_extra_tables(summary),
+        extra_tables=_extra_tables(view),
         trial_rows=[
             (r.k, fmt(r.pass_hat_k), fmt(r.scenarios))
             for r in trial_rows(summary.trials if summary is not None else None)
@@ -290,7 +290,7 @@ def build_report(run: RunData) -> str:
         charts=charts,
         groups=group_tables,
         errors=error_items(run),
-        glossary=_glossary(run),
+        glossary=glossary(scorers, {e.evaluation for e in run.entries}),
     )
 
 

@@ -13,26 +13,14 @@ from typing import Any
 
 from markupsafe import Markup
 
-from toolplay.analysis._metrics import (
-    COUNT_KEYS,
-    Groups,
-    chart_metric,
-    group_table,
-    summary_breakdowns,
-)
-from toolplay.analysis._run_data import RunData
+from toolplay.analysis import COUNT_KEYS, RunData, Value, chart_metric, group_table
 from toolplay.report._charts import Bar, bar_chart, column_chart
 from toolplay.runs import ErrorEntry
 
-__all__ = ["breakdowns", "distribution_charts", "error_items", "group_chart", "termination_chart"]
+__all__ = ["distribution_charts", "error_items", "group_chart", "termination_chart"]
 
 
-def breakdowns(run: RunData) -> dict[str, Groups]:
-    """The summary's breakdowns that have rows (splits, by category, domain, augmentation)."""
-    return {} if run.summary is None else summary_breakdowns(run.summary)
-
-
-def group_chart(title: str, groups: Groups) -> dict[str, Any] | None:
+def group_chart(title: str, groups: Mapping[str, Mapping[str, Value]]) -> dict[str, Any] | None:
     """A bar chart of a breakdown's main metric, each bar labelled with its group's size."""
     columns, rows = group_table(groups)
     metric = chart_metric(columns, rows)

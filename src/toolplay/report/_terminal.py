@@ -14,19 +14,19 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from toolplay.analysis._compare import Comparison, stat_cells, system_cells
-from toolplay.analysis._metrics import (
+from toolplay.analysis import (
     COUNT_KEYS,
-    GROUP_SECTIONS,
-    fmt,
+    Comparison,
     group_table,
-    ordered_metrics,
-    summary_breakdowns,
+    run_scorers,
+    summary_view,
     trial_rows,
 )
+from toolplay.report._format import fmt, stat_cells, system_cells
 from toolplay.report._intervals import ci_header, interval_text, with_intervals
 from toolplay.report._terminal_stats import render_significance, render_trial_power
 from toolplay.runs import RunSummary
+from toolplay.scoring import Scorer
 
 __all__ = ["render_comparison", "render_summary"]
 
@@ -69,13 +69,18 @@ def _too_wide(table: Table, console: Console) -> bool:
     return Measurement.get(console, unbounded, table).minimum > console.width
 
 
-def render_summary(summary: RunSummary, console: Console) -> None:
+def render_summary(
+    summary: RunSummary, console: Console, scorers: Mapping[str, Scorer] | None = None
+) -> None:
     """Print headline metrics, breakdowns, errors, terminations and token cost.
 
     Args:
         summary: A run's summary (as in summary.json); absent sections are skipped.
         console: Where to print.
+        scorers: The catalog's scorers, which say how each method's section reads (default:
+            the built-ins' and the installed plugins').
     """
+    view = summary_view(summary, scorers if scorers is not None else run_scorers([]))
     title = Text.assemble(
         ("toolplay", "bold"),
         f" · {summary.suite} · {summary.assistant} · {summary.mode} · user {summary.user}",
@@ -88,7 +93,7 @@ def render_summary(summary: RunSummary, console: Console) -> None:
     _row(head, "scenario trials" if trials > 1 else "scenarios", fmt(summary.scenarios))
     _row(head, "completed", fmt(summary.completed))
     _row(head, "infrastructure errors", fmt(summary.errors))
-    for key, value in ordered_metrics(summary.metrics):
+    for key, value in view.metrics:
         if key not in COUNT_KEYS:  # counts are the rows above
             interval = uncertainty.metrics.get(key) if uncertainty else None
             cell = interval_text(interval) if interval else ""  # counts have none
@@ -98,28 +103,24 @@ def render_summary(summary: RunSummary, console: Console) -> None:
         if key not in headline:  # a scorer that declares no parts: its mean scenario score
             _row(head, key, fmt(interval.estimate), interval_text(interval))
     console.print(head)
-    titles = dict(GROUP_SECTIONS)
-    for key, groups in summary_breakdowns(summary).items():
-        columns, rows = group_table(groups)
+    for key, breakdown in view.breakdowns.items():
+        columns, rows = group_table(breakdown.rows)
         cells = with_intervals(
             columns,
             rows,
             uncertainty.breakdowns.get(key) if uncertainty else None,
             ci_header(uncertainty) if uncertainty else "",
         )
-        table = _breakdown(titles[key], key, cells)
+        table = _breakdown(breakdown.title, key, cells)
         if _too_wide(table, console) and list(cells[0]) != list(columns):
             # Values are never cut: without room for the intervals, the table goes without.
-            table = _breakdown(titles[key], key, (columns, rows))
+            table = _breakdown(breakdown.title, key, (columns, rows))
             note = "intervals left out at this width (in summary.json and the HTML report)"
             table.caption, table.caption_justify = note, "left"
         console.print(table)
-    if summary.counts is not None:
-        parts = [f"{k} {fmt(v)}" for k, v in summary.counts.model_dump().items()]
-        console.print(Text("counts: " + " · ".join(parts)), soft_wrap=True)
-    if summary.error_types:
-        parts = [f"{k} {fmt(v)}" for k, v in summary.error_types.items()]
-        console.print(Text("error types: " + " · ".join(parts)), soft_wrap=True)
+    for name, values in view.tables:
+        parts = [f"{k} {fmt(v)}" for k, v in values.items()]
+        console.print(Text(f"{name.lower()}: " + " · ".join(parts)), soft_wrap=True)
     _render_trials(summary, console)
     render_trial_power(summary, console)
     _render_termination(summary, console)
@@ -178,14 +179,14 @@ def render_comparison(comparison: Comparison, console: Console) -> None:
     """
     side = _table("Runs side by side", "", *comparison.labels)
     for name, cells in comparison.metric_rows:
-        _row(side, name, *cells)
+        _row(side, name, *(fmt(c) for c in cells))
     console.print(side)
     if comparison.category_rows:
         table = _table(
             f"By category ({comparison.category_metric})", "category", *comparison.labels
         )
         for name, cells in comparison.category_rows:
-            _row(table, name, *cells)
+            _row(table, name, *(fmt(c) for c in cells))
         console.print(table)
     if comparison.systems:
         system = _table(

@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from toolplay.analysis._metrics import fmt
-from toolplay.analysis._significance import Significance
+from toolplay.analysis import Significance
+from toolplay.report._format import fmt
 from toolplay.report._intervals import method_note, power_rows, power_sentences
 from toolplay.report._significance_cells import difference_cells, listed_ids, significance_note
 from toolplay.runs import RunSummary

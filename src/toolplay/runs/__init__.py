@@ -35,6 +35,7 @@ from toolplay.runs._runner import (
     open_run,
     rescore_run,
     role_settings,
+    run_catalog,
     stored_config,
     trajectory_records,
 )
@@ -49,7 +50,7 @@ from toolplay.runs._summary import (
     build_summary,
 )
 from toolplay.runs._trial import TrialOutcome, scenario_info
-from toolplay.runs._trials import TrialStatistics, succeeded, trial_statistics
+from toolplay.runs._trials import TrialStatistics, trial_statistics
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
 
 __all__ = [
@@ -97,13 +98,13 @@ __all__ = [
     "rescore_run",
     "resolve_settings",
     "role_settings",
+    "run_catalog",
     "run_identity",
     "run_uncertainty",
     "scenario_info",
     "select_scenarios",
     "stored_config",
     "stored_settings",
-    "succeeded",
     "trajectory_records",
     "trial_statistics",
 ]

@@ -55,6 +55,7 @@ from toolplay.runs._preflight import (
     check_paths,
 )
 from toolplay.runs._restore import restore_files, stored_records
+from toolplay.runs._resume import stored_settings
 from toolplay.runs._select import select_scenarios
 from toolplay.runs._suite_pin import fingerprint, pin_suite, suite_path
 from toolplay.runs._summary import RunHeader, RunSummary, build_summary
@@ -283,6 +284,18 @@ def paper_departures(config: RunConfig, suite: Suite) -> list[str]:
     for departure in departures:
         logger.warning("not the paper's setup for %s: %s", suite.name, departure)
     return departures
+
+
+def run_catalog(run_dir: Path, plugins: Sequence[str] = ()) -> Catalog:
+    """The catalog a stored run is read with: the built-ins, the installed plugins, the run's
+    own plugins and `plugins`.
+
+    Raises:
+        RunError: A plugin does not load.
+    """
+    stored = stored_settings(run_dir) or {}
+    wanted = list(dict.fromkeys([*(stored.get("plugins") or []), *plugins]))
+    return _catalog(RunConfig(plugins=wanted), None)
 
 
 def _catalog(config: RunConfig, catalog: Catalog | None) -> Catalog:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from toolplay.conversation import Mode, StaticSettings
 from toolplay.methods.autode._data import import_autode_data
+from toolplay.methods.autode._evidence import CallRecord, SlotEvidence, SlotPrediction
 from toolplay.methods.autode._loop import AutodeSettings, act_until_call, post_dialogue
 from toolplay.methods.autode._protocol import (
     autode_protocol_modes,
@@ -21,6 +22,7 @@ from toolplay.methods.autode._replay import AutodeResultsReplay, build_results_r
 from toolplay.methods.autode._scorer import slots_scorer
 from toolplay.methods.autode._scoring import SlotSettings, aggregate_slots, score_slots
 from toolplay.methods.autode._scripts import autode_suite
+from toolplay.methods.autode._section import SlotsSection
 from toolplay.methods.autode._slot_label import SlotLabel, slot_label
 from toolplay.methods.autode._slots import clean_prediction, slot_scores
 from toolplay.methods.autode._static import play_autode_static
@@ -31,6 +33,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "register",
+    "CallRecord",
+    "SlotEvidence",
+    "SlotPrediction",
+    "SlotsSection",
     "AutodeResultsReplay",
     "AutodeSettings",
     "SlotSettings",

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from toolplay.methods.autode._evidence import SlotEvidence
 from toolplay.methods.autode._scoring import SlotSettings, aggregate_slots, score_slots
+from toolplay.methods.autode._section import SlotsSection
+from toolplay.methods.autode._view import show_section, show_slots
 from toolplay.scoring import (
     Metric,
     MetricPart,
     MetricParts,
     Scorer,
-    SlotEvidence,
     evidence_part,
     with_evidence,
 )
@@ -106,4 +108,8 @@ def slots_scorer() -> Scorer:
         "reference's rules (cleaning, exact values; slot_matching=lenient to forgive).",
         parts=SLOT_PARTS,
         settings=SlotSettings,
+        evidence=SlotEvidence,
+        show_evidence=show_slots,
+        section=SlotsSection,
+        show_section=show_section,
     )

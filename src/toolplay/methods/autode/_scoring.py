@@ -29,6 +29,8 @@ from typing import Any, Literal
 from pydantic import Field
 
 from toolplay.messages import Trajectory
+from toolplay.methods.autode._evidence import CallRecord, SlotEvidence, SlotPrediction
+from toolplay.methods.autode._section import SlotsSection
 from toolplay.methods.autode._slot_label import SlotLabel, slot_label
 from toolplay.methods.autode._slots import (
     FAILURES,
@@ -43,10 +45,16 @@ from toolplay.methods.autode._slots import (
     slot_scores,
 )
 from toolplay.scenarios import ScenarioSetup
-from toolplay.scoring._aggregates import MethodSummary, MetricValues, TrialSpread
-from toolplay.scoring._evidence import CallRecord, ScenarioScore, SlotEvidence, SlotPrediction
-from toolplay.scoring._result import ScoringContext
-from toolplay.scoring._scorer import Scored, group_counts
+from toolplay.scoring import (
+    MethodSummary,
+    MetricValues,
+    ScenarioScore,
+    Scored,
+    ScoringContext,
+    TrialSpread,
+    evidence_as,
+    group_counts,
+)
 from toolplay.settings import Settings
 from toolplay.tools import Registry, is_api_only
 
@@ -209,9 +217,10 @@ def _reason_name(score: SlotScore) -> str:
 def aggregate_slots(records: Sequence[Scored]) -> MethodSummary:
     """Run metrics of a slots suite (see the module docstring)."""
     kept = [
-        (record, record.score.evidence)
+        (record, evidence)
         for record in records
-        if record.score.score is not None and isinstance(record.score.evidence, SlotEvidence)
+        if record.score.score is not None
+        and (evidence := evidence_as(record.score.evidence, SlotEvidence)) is not None
     ]
     scores = [_slot_score(evidence) for _, evidence in kept]
     failures: Counter[str] = Counter({reason: 0 for reason in FAILURES})
@@ -230,14 +239,15 @@ def aggregate_slots(records: Sequence[Scored]) -> MethodSummary:
         key: (spread[key]["mean"] if key in spread else 0.0)
         for key in ("slot_precision", "slot_recall", "slot_f1")
     }
-    metrics = MetricValues.of(
-        {**headline, "dialogues": len(scores), "trials": len(per_trial)},
-        failures=failures,
+    metrics = MetricValues.of({**headline, "dialogues": len(scores), "trials": len(per_trial)})
+    section = SlotsSection(
+        failures=dict(failures),
         failure_reasons=dict(sorted(reasons.items())),
         over_trials={name: TrialSpread.model_validate(v) for name, v in spread.items()} or None,
     )
     return MethodSummary(
         metrics=metrics,
+        section=section,
         by_category={
             name: MetricValues.of({**macro_average(group), **group_counts(members[name])})
             for name, group in sorted(groups.items())

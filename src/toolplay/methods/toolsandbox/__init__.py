@@ -7,6 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from toolplay.methods.toolsandbox._evidence import (
+    ConstraintValue,
+    MilestoneEvidence,
+    MilestoneMatch,
+)
 from toolplay.methods.toolsandbox._scorer import milestones_scorer
 from toolplay.methods.toolsandbox._scoring import aggregate_milestones, score_milestones
 from toolplay.methods.toolsandbox._suite import prompts as toolsandbox_prompts
@@ -17,6 +22,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "register",
+    "ConstraintValue",
+    "MilestoneEvidence",
+    "MilestoneMatch",
     "aggregate_milestones",
     "score_milestones",
     "toolsandbox_prompts",

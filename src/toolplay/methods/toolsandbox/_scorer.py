@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from toolplay.methods.toolsandbox._evidence import MilestoneEvidence
 from toolplay.methods.toolsandbox._scoring import PERFECT, aggregate_milestones, score_milestones
+from toolplay.methods.toolsandbox._view import show_milestones
 from toolplay.scoring import (
     Metric,
     MetricPart,
     MetricParts,
-    MilestoneEvidence,
     Scorer,
     evidence_part,
     perfect_part,
@@ -67,4 +68,6 @@ def milestones_scorer() -> Scorer:
         ),
         "ToolSandbox: milestones and minefields over a DAG, matched to the trajectory.",
         parts=MILESTONE_PARTS,
+        evidence=MilestoneEvidence,
+        show_evidence=show_milestones,
     )

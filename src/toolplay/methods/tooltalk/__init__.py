@@ -8,17 +8,40 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from toolplay.methods.tooltalk._call_rules import Call, calls_match
+from toolplay.methods.tooltalk._evidence import (
+    ErrorTypeCount,
+    GroundTruthCall,
+    PredictedCall,
+    TextSimilarity,
+    ToolTalkCounts,
+    ToolTalkEvidence,
+)
 from toolplay.methods.tooltalk._importer import import_tooltalk, load_databases, tooltalk_turns
 from toolplay.methods.tooltalk._replay import ReplayAssistant, build_replay_assistant
 from toolplay.methods.tooltalk._scorer import tooltalk_scorer
 from toolplay.methods.tooltalk._scoring import reproduces_reference, score_tooltalk
-from toolplay.methods.tooltalk._summary import DEFAULT_SPLIT, aggregate_tooltalk
+from toolplay.methods.tooltalk._summary import (
+    DEFAULT_SPLIT,
+    ToolTalkGroup,
+    ToolTalkSection,
+    ToolTalkTotals,
+    aggregate_tooltalk,
+)
 
 if TYPE_CHECKING:
     from toolplay.catalog import Catalog
 
 __all__ = [
     "register",
+    "ErrorTypeCount",
+    "GroundTruthCall",
+    "PredictedCall",
+    "TextSimilarity",
+    "ToolTalkCounts",
+    "ToolTalkEvidence",
+    "ToolTalkGroup",
+    "ToolTalkSection",
+    "ToolTalkTotals",
     "Call",
     "DEFAULT_SPLIT",
     "ReplayAssistant",

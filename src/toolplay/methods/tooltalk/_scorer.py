@@ -8,15 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from toolplay.methods.tooltalk._evidence import ToolTalkEvidence
 from toolplay.methods.tooltalk._scoring import reproduces_reference, score_tooltalk
-from toolplay.methods.tooltalk._summary import aggregate_tooltalk
+from toolplay.methods.tooltalk._summary import DEFAULT_SPLIT, ToolTalkSection, aggregate_tooltalk
+from toolplay.methods.tooltalk._view import show_section, show_tooltalk
 from toolplay.scoring import (
     Metric,
     MetricPart,
     MetricParts,
     Parts,
+    ScenarioScore,
     Scorer,
-    ToolTalkEvidence,
+    evidence_as,
     evidence_part,
     with_evidence,
 )
@@ -39,10 +42,16 @@ TOOLTALK_PARTS = MetricParts(
         "soft_success_rate": MetricPart(_tooltalk(lambda e: (e.soft_success, 1.0))),
     },
     primary="success_rate",
-    splits=True,
+    breakdowns={"splits": lambda scenario: scenario.split or DEFAULT_SPLIT},
     counts=with_evidence(ToolTalkEvidence),
 )
 """Micro averages: counts summed over conversations, then divided (`aggregate_tooltalk`)."""
+
+
+def succeeded(score: ScenarioScore) -> bool:
+    """ToolTalk's success: recall 1 and no incorrect action (its evidence says which)."""
+    evidence = evidence_as(score.evidence, ToolTalkEvidence)
+    return evidence.success if evidence is not None else False
 
 
 def tooltalk_scorer() -> Scorer:
@@ -84,7 +93,8 @@ def tooltalk_scorer() -> Scorer:
             Metric(
                 "error_types.TYPE",
                 "Assistant turns of failed conversations with error TYPE (premature_call, "
-                "faulty_planning, incorrect_invocation), in the summary's `error_types`.",
+                "faulty_planning, incorrect_invocation), in the summary's "
+                "`sections.tooltalk.error_types`.",
                 "count",
                 "count, per turn as ToolTalk counts them",
                 "ToolTalk",
@@ -94,4 +104,9 @@ def tooltalk_scorer() -> Scorer:
         reference_check=reproduces_reference,
         needs_similarity=True,
         parts=TOOLTALK_PARTS,
+        evidence=ToolTalkEvidence,
+        success=succeeded,
+        show_evidence=show_tooltalk,
+        section=ToolTalkSection,
+        show_section=show_section,
     )

@@ -31,17 +31,16 @@ from typing import Any
 
 from toolplay.messages import Message, ToolCall, Trajectory
 from toolplay.methods.tooltalk._call_rules import Call, Similarity, calls_match, next_session_token
-from toolplay.scenarios import ReferenceCall, Scenario, ScenarioSetup
-from toolplay.scoring._evidence import (
+from toolplay.methods.tooltalk._evidence import (
     ErrorTypeCount,
     GroundTruthCall,
     PredictedCall,
-    ScenarioScore,
     TextSimilarity,
     ToolTalkCounts,
     ToolTalkEvidence,
 )
-from toolplay.scoring._result import ScoringContext
+from toolplay.scenarios import ReferenceCall, Scenario, ScenarioSetup
+from toolplay.scoring import ScenarioScore, ScoringContext
 from toolplay.tools import Registry
 
 UNANSWERED = "the call got no result (the conversation stopped first)"

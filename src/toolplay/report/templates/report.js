@@ -357,6 +357,7 @@
     if (ev.slot_rows && ev.slot_rows.length) {
       add(view, evidenceTable("Slots: label vs prediction", ["slot", "label", "predicted", "verdict"], ev.slot_rows));
     }
+    for (const table of ev.tables || []) add(view, evidenceTable(table.title, table.columns, table.rows));
     for (const note of ev.notes || []) add(view, el("div", "notes", note));
     if (ev.calls && ev.calls.length) {
       const at = ev.call_columns.indexOf("message");
