@@ -10,12 +10,13 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "toolplay"
 # package -> packages it may import (besides itself). One conversation is `conversation`; a
 # whole run is `runs`; model clients are apart from the roles built on them; the catalog sits
 # above everything a plugin can add and below what runs and reports them.
-LOW = {"messages", "faults", "settings"}
+LOW = {"messages", "faults", "settings", "errors"}
 CORE_BELOW_RUNS = {*LOW, "world", "tools", "domains", "scenarios", "clients", "roles"}
 ALLOWED = {
     "messages": set(),
     "faults": set(),
     "settings": set(),
+    "errors": set(),
     "stats": set(),
     "world": {"messages"},
     "tools": {"messages", "world"},
@@ -25,7 +26,7 @@ ALLOWED = {
     "roles": {*LOW, "world", "tools", "scenarios", "clients"},
     "conversation": {*LOW, "world", "tools", "scenarios", "clients", "roles"},
     "scoring": {*LOW, "world", "tools", "scenarios", "stats"},
-    "store": set(),
+    "store": {"errors"},
     "testing": {*LOW, "world", "tools", "scenarios", "clients", "roles", "catalog"},
     "catalog": {*CORE_BELOW_RUNS, "conversation", "scoring", "stats", "builtin"},
     # a published method: everything a plugin can use, nothing that runs or reports runs
@@ -53,7 +54,7 @@ ALLOWED = {
         "analysis",
         "__init__",
     },
-    "validate": {*CORE_BELOW_RUNS, "conversation", "scoring", "catalog"},
+    "validate": {*CORE_BELOW_RUNS, "conversation", "scoring", "catalog", "runs"},
     # bridges to other frameworks (optional extras): above everything but the CLI
     "integrations": {
         *CORE_BELOW_RUNS,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from toolplay.catalog import Catalog
+from toolplay.clients import RoleOptionError
 from toolplay.conversation import builtin_modes
 from toolplay.domains import SANDBOX_DOMAINS, builtin_domains
 from toolplay.methods import autode, toolsandbox, tooltalk
@@ -36,7 +37,7 @@ RESULTS_SUFFIX = ".jsonl"
 def _build_replay(request: RoleRequest) -> object:
     """`replay:DIR` (ToolTalk predictions) or `replay:FILE.jsonl` (an AutoDE results file)."""
     if not request.argument:
-        raise ValueError("replay needs a folder or a results file: --assistant replay:DIR")
+        raise RoleOptionError("replay needs a folder or a results file: --assistant replay:DIR")
     path = Path(request.argument).expanduser()
     if path.suffix == RESULTS_SUFFIX and not path.is_dir():
         return autode.build_results_replay(request)

@@ -26,6 +26,7 @@ from typing import Any
 
 from toolplay.clients import ModelOptions, ResponseCache
 from toolplay.conversation import Mode, PlaySettings
+from toolplay.errors import UserError
 from toolplay.roles import Assistant, Presentation, RoleKind, RoleRequest, RoleSpecError, User
 from toolplay.scenarios import (
     LoadContext,
@@ -56,7 +57,7 @@ _CORE_PREFIXES = ("user_", "ci_")
 """Option-name prefixes of the core's own settings (a user's model options, the intervals')."""
 
 
-class CatalogError(ValueError):
+class CatalogError(UserError):
     """A plugin could not be loaded, or registered something twice or incompletely."""
 
 

@@ -2,8 +2,10 @@
 
 For each scenario: the file loaded (done by `load_suite`), reference calls marked `check`
 reproduce their recorded result or exception, and the oracle with the scripted user scores 1.0
-in the scenario's own mode. Per-method checks (minefields silent on the reference, ...) come
-with the method's scorer, which reports them in the score details as `validation_problems`.
+in the scenario's own mode. The suite, mode, presentation and roles are resolved by the same
+run plan as a run's (`runs.resolve_run`). Per-method checks (minefields silent on the
+reference, ...) come with the method's scorer, which reports them in the score details as
+`validation_problems`.
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ import json
 from dataclasses import dataclass, field
 
 from toolplay.catalog import Catalog, CatalogError, build_catalog
-from toolplay.conversation import Mode, PlayRequest
+from toolplay.conversation import Player
 from toolplay.messages import ToolCall
-from toolplay.roles import OracleAssistant, Presentation, ScriptedUser
-from toolplay.scenarios import Scenario, ScenarioSetup
+from toolplay.runs import RunConfig, RunPlan, resolve_run
+from toolplay.scenarios import ScenarioSetup
 from toolplay.scoring import ReferenceCheck, ScoringContext, score_trajectory
 from toolplay.tools import ToolCrash
 
@@ -78,20 +80,14 @@ def check_reference_results(setup: ScenarioSetup, judge: ReferenceCheck | None) 
     return problems
 
 
-async def _validate(
-    catalog: Catalog,
-    scenarios: list[Scenario],
-    mode: Mode,
-    context: ScoringContext,
-    presentation: Presentation,
-) -> list[str]:
+async def _validate(plan: RunPlan, player: Player, context: ScoringContext) -> list[str]:
     failures: list[str] = []
-    oracle, user = OracleAssistant(), ScriptedUser()
-    for scenario in scenarios:
+    catalog = plan.catalog
+    for scenario in plan.scenarios:
         setup = catalog.setup(scenario)
         scorer = catalog.scorer(scenario.evaluation)
         failures += check_reference_results(setup, scorer.reference_check)
-        trajectory = await mode.play(PlayRequest(setup, oracle, user, presentation=presentation))
+        trajectory = await player.play(setup, 0)
         if trajectory.termination in ("infrastructure_error", "assistant_error"):
             first_line = (trajectory.error or "").splitlines()[0:1]
             failures.append(
@@ -123,9 +119,7 @@ def validate_suite(
     catalog = catalog or build_catalog()
     if mode is not None and mode not in catalog.modes:  # before loading: fail fast on a typo
         raise CatalogError(f"--mode: {mode!r} is not a mode; known: {', '.join(catalog.modes)}")
-    suite = catalog.load_suite(spec)
-    chosen = catalog.mode(suite.mode(mode))
-    context = catalog.scoring_context(suite.scenarios)
-    presentation = catalog.presentation(suite.presentation)
-    failures = asyncio.run(_validate(catalog, list(suite.scenarios), chosen, context, presentation))
-    return ValidationReport(checked=len(suite.scenarios), failures=failures)
+    plan = resolve_run(RunConfig(suite=spec, mode=mode), catalog, intent="play")
+    player = plan.player(*plan.roles())  # the oracle and the scripted user
+    failures = asyncio.run(_validate(plan, player, plan.scoring_context()))
+    return ValidationReport(checked=len(plan.scenarios), failures=failures)

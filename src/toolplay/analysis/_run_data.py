@@ -21,6 +21,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from toolplay.catalog import CatalogError, build_catalog
+from toolplay.errors import UserError
 from toolplay.messages import ScenarioInfo, Trajectory, turn_count
 from toolplay.runs import (
     TRAJECTORY_LINE,
@@ -50,7 +51,7 @@ M = TypeVar("M", bound=BaseModel)
 __all__ = ["ReportError", "RunData", "RunEntry", "load_run", "run_scorers"]
 
 
-class ReportError(Exception):
+class ReportError(UserError):
     """A run directory (or a file given to a report) cannot be read; names file and reason."""
 
 

@@ -1,9 +1,16 @@
-"""The Typer app, its one-line error contract and the helpers every command shares.
+"""The Typer app, its error contract and the helpers every command shares.
 
-Errors print one line, `error: <what>: <why>`, on stderr and exit non-zero (2); `--debug`
-shows the traceback instead. That holds for usage errors too (an unknown option, a value of
-the wrong type, a missing argument), which Click would otherwise print as a usage banner and
-a boxed message, and for a bad run setting, which names the option it came from.
+Two kinds of error end a command (`toolplay.errors`):
+
+- the user's input (a `UserError`, a bad run setting, a file that cannot be read): one line,
+  `error: <what>: <why>`, on stderr, exit status 2. That holds for usage errors too (an
+  unknown option, a value of the wrong type, a missing argument), which Click would otherwise
+  print as a usage banner and a boxed message, and for a bad run setting, which names the
+  option it came from;
+- anything else is a bug (in toolplay or a plugin): one short line says so and where the
+  traceback was written (a file in the temporary folder), exit status 70.
+
+`--debug` shows the traceback instead, for both.
 """
 
 from __future__ import annotations
@@ -14,8 +21,10 @@ import os
 import shlex
 import shutil
 import sys
+import tempfile
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -24,8 +33,18 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
+from toolplay import __version__
 from toolplay.catalog import Catalog, build_catalog
-from toolplay.runs import OptionError, RunConfig, SettingError, option_keys, problem_text
+from toolplay.errors import INFRASTRUCTURE, INTERNAL, SCORER_FAILED, USAGE, UserError
+from toolplay.runs import (
+    OptionError,
+    RunConfig,
+    RunSummary,
+    SettingError,
+    option_keys,
+    problem_text,
+    scorer_failure,
+)
 
 console = Console()
 err_console = Console(stderr=True)
@@ -110,6 +129,11 @@ class _OneLineUsageErrors(TyperGroup):
         except typer.Abort:
             _print_error("aborted")
             sys.exit(1)
+        except Exception as exc:  # a command let a bug through (outside `_guard`)
+            if _state["debug"]:
+                raise
+            report_bug(exc)
+            sys.exit(INTERNAL)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -176,15 +200,76 @@ def catalog() -> Catalog:
 
 
 def _guard(action: Callable[[], T]) -> T:
+    """`action()`; the user's input errors become one line (exit 2), anything else a bug
+    report (exit 70): see the module docstring.
+    """
     try:
         return action()
-    except (KeyboardInterrupt, typer.Exit):
+    except (KeyboardInterrupt, typer.Exit, _CLICK_ERROR):
         raise
     except Exception as exc:
         if _state["debug"]:
             raise
-        _print_error(_describe(exc))
-        raise typer.Exit(2) from None
+        if user_facing(exc):
+            _print_error(_describe(exc))
+            raise typer.Exit(USAGE) from None
+        report_bug(exc)
+        raise typer.Exit(INTERNAL) from None
+
+
+def user_facing(exc: BaseException) -> bool:
+    """Whether `exc` is about what the user gave (else it is a bug)."""
+    if isinstance(exc, ValidationError):
+        return exc.title == RunConfig.__name__  # a run setting, named by its option
+    return isinstance(exc, UserError | OSError)  # a file that cannot be read or written
+
+
+def report_bug(exc: BaseException) -> None:
+    """Say, in one line, that `exc` is a bug, and where its traceback was written."""
+    text = "".join(traceback.format_exception(exc))
+    command = " ".join(shlex.quote(a) for a in sys.argv)
+    try:
+        handle, name = tempfile.mkstemp(prefix="toolplay-traceback-", suffix=".txt")
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(f"toolplay {__version__}\n{command}\n\n{text}")
+        where = f"the traceback is in {name}"
+    except OSError:
+        where = "run again with --debug for the traceback"
+    what = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+    _print_error(
+        f"internal error, a bug in toolplay or a plugin (not in what you gave): {what}; {where}"
+    )
+
+
+def exit_for_failed_trials(summary: RunSummary, run_dir: Path, *, played: bool = True) -> None:
+    """After `run` (`played`) or `score`: say which trials were not scored, and exit with the
+    status that says why (a scorer's bug first, then, after `run`, infrastructure errors; see
+    `toolplay.errors`). A scorer's failure reads the same after either command.
+    """
+    failed = [e for e in summary.error_list if scorer_failure(e.error)]
+    broken = summary.errors - len(failed) if played else 0
+    folder = shlex.quote(str(run_dir))
+    if broken:
+        err_console.print(
+            f"{broken} scenario trial(s) ended in an infrastructure error (not scored; "
+            f"see error_list in summary.json); play them again with: "
+            f"{command_name()} run --resume --out {folder}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if failed:
+        first = (failed[0].error or "").splitlines()[0]
+        err_console.print(
+            f"{len(failed)} scenario trial(s) could not be scored: the scorer failed (a bug "
+            f"in the scorer, not in the assistant: {first}); they are listed in error_list in "
+            f"summary.json with the traceback; once it is fixed, score them with: "
+            f"{command_name()} score {folder}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(SCORER_FAILED)
+    if broken:
+        raise typer.Exit(INFRASTRUCTURE)
 
 
 def _describe(exc: Exception) -> str:

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from toolplay.cli._app import _guard, app, console, err_console, plugins
+from toolplay.cli._app import _guard, app, console, err_console, exit_for_failed_trials, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed, ci_settings
 from toolplay.runs import rescore_run, run_catalog
 
@@ -33,6 +33,7 @@ def score(
     from toolplay.report import render_summary  # noqa: PLC0415 (startup time)
 
     render_summary(summary, console, found.scorers)
+    exit_for_failed_trials(summary, run_dir, played=False)
 
 
 @app.command()

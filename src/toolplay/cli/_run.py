@@ -12,7 +12,16 @@ import typer
 from pydantic import BaseModel
 
 from toolplay.catalog import Catalog, CatalogError, build_catalog
-from toolplay.cli._app import _guard, app, catalog, command_name, console, err_console, plugins
+from toolplay.cli._app import (
+    _guard,
+    app,
+    catalog,
+    command_name,
+    console,
+    err_console,
+    exit_for_failed_trials,
+    plugins,
+)
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
 from toolplay.cli._progress import LiveBar, PlainLines
 from toolplay.clients import ModelOptions
@@ -128,6 +137,12 @@ def run(
     presentation: Annotated[str | None, typer.Option(help=_help(RunConfig, "presentation"))] = None,
     assistant: Annotated[str, typer.Option(help=_help(RunConfig, "assistant"))] = "oracle",
     user: Annotated[str, typer.Option(help=_help(RunConfig, "user"))] = "scripted",
+    category: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Only scenarios of this category (repeatable: any of them); before --limit."
+        ),
+    ] = None,
     limit: Annotated[int | None, typer.Option(help=_help(RunConfig, "limit"))] = None,
     out: Annotated[
         Path | None,
@@ -247,12 +262,17 @@ def run(
             "trials": trials,
             "resume": resume,
             "augment": augment or [],
+            "categories": category or [],
             "cache": cache,
             "plugins": plugins(),
         }
         stored = stored_settings(run_dir) if resume else None
         if stored is not None:  # resume: the stored settings, what was given laid over them
-            given = {k: v for k, v in data.items() if k == "plugins" and v or _given(ctx, k)}
+            given = {
+                k: v
+                for k, v in data.items()
+                if k == "plugins" and v or _given(ctx, _FLAGS.get(k, k))
+            }
             kept = {k: v for k, v in stored.items() if k not in ("out", "resume")}
             data = {**kept, **given, "out": run_dir, "resume": True}
         found = _catalog_for(data)  # a resumed run's stored plugins, when not given again
@@ -281,20 +301,7 @@ def run(
     console.print(
         f"HTML report: {command_name()} report {shlex.quote(str(run_dir))}", highlight=False
     )
-    if summary.errors:
-        err_console.print(
-            f"{summary.errors} scenario trial(s) ended in an infrastructure error (not scored; "
-            f"see error_list in summary.json); play them again with: "
-            f"{command_name()} run --resume --out {shlex.quote(str(run_dir))}",
-            highlight=False,
-            soft_wrap=True,
-        )
-        raise typer.Exit(EXIT_INFRASTRUCTURE)
-
-
-EXIT_INFRASTRUCTURE = 3
-"""Exit status of a run that finished with infrastructure errors (0: all scored; 1: a check
-failed, e.g. `validate`, or `compare` found nothing shared; 2: usage or configuration error)."""
+    exit_for_failed_trials(summary, run_dir)
 
 
 def _catalog_for(data: dict[str, Any]) -> Catalog:
@@ -306,6 +313,10 @@ def _catalog_for(data: dict[str, Any]) -> Catalog:
         return build_catalog(wanted)
     except CatalogError as exc:
         raise RunError(f"--plugin: {exc}") from exc
+
+
+_FLAGS = {"categories": "category"}
+"""Config fields given by a differently named flag."""
 
 
 def _given(ctx: typer.Context, name: str) -> bool:

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from toolplay.cli._app import _guard, app, catalog
+from toolplay.errors import UserError
 from toolplay.runs import SCHEMAS, json_schema
 
 
@@ -24,4 +25,4 @@ def _schema(name: str) -> dict[str, object]:
     try:
         return json_schema(name, catalog())
     except KeyError as exc:
-        raise ValueError(str(exc.args[0])) from None
+        raise UserError(str(exc.args[0])) from None

@@ -27,6 +27,7 @@ from toolplay.conversation._play import (
     PlaySettings,
     StaticSettings,
 )
+from toolplay.conversation._player import PlayedTrials, Player, player_for
 from toolplay.conversation._reference import REFERENCE_USER, post_reply, post_user
 
 __all__ = [
@@ -39,6 +40,8 @@ __all__ = [
     "MessageBus",
     "Mode",
     "PlayFunction",
+    "PlayedTrials",
+    "Player",
     "PlayRequest",
     "PlaySettings",
     "StaticSettings",
@@ -50,6 +53,7 @@ __all__ = [
     "post_user",
     "play_dynamic",
     "play_static",
+    "player_for",
     "renamed",
     "shown_tools",
 ]

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from toolplay.clients import ModelOptions, ResponseCache
+from toolplay.errors import UserError
 from toolplay.messages import Message, ModelExchange, TerminationReason, ToolCall, Usage
 from toolplay.scenarios import Scenario
 
@@ -137,5 +138,5 @@ class RoleKind:
     """How to write the spec, e.g. `openai:MODEL` (default: the name)."""
 
 
-class RoleSpecError(ValueError):
+class RoleSpecError(UserError):
     """A role spec names no known kind of role."""

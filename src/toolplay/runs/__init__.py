@@ -26,6 +26,7 @@ from toolplay.runs._lines import (
     ScoreLine,
     TrajectoryLine,
 )
+from toolplay.runs._plan import Intent, RunPlan, catalog_for, resolve_run
 from toolplay.runs._preflight import RunError
 from toolplay.runs._resume import default_out, stored_settings
 from toolplay.runs._runner import (
@@ -49,15 +50,19 @@ from toolplay.runs._summary import (
     RunSummary,
     build_summary,
 )
-from toolplay.runs._trial import TrialOutcome, scenario_info
+from toolplay.runs._trial import TrialOutcome, scenario_info, scorer_failure
 from toolplay.runs._trials import TrialStatistics, trial_statistics
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
+from toolplay.runs._writer import StoreWriter
 
 __all__ = [
     "CEILING",
     "FLOOR",
     "Baselines",
     "Executor",
+    "Intent",
+    "RunPlan",
+    "StoreWriter",
     "LocalExecutor",
     "TrialOutcome",
     "play_baselines",
@@ -88,6 +93,7 @@ __all__ = [
     "apply_options",
     "build_summary",
     "carried_augmentations",
+    "catalog_for",
     "default_out",
     "execute_run",
     "load_summary",
@@ -96,12 +102,14 @@ __all__ = [
     "option_keys",
     "problem_text",
     "rescore_run",
+    "resolve_run",
     "resolve_settings",
     "role_settings",
     "run_catalog",
     "run_identity",
     "run_uncertainty",
     "scenario_info",
+    "scorer_failure",
     "select_scenarios",
     "stored_config",
     "stored_settings",

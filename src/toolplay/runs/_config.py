@@ -26,7 +26,8 @@ user briefing, the defaults then: they migrate to `play.prompt_context=true` and
 `play.user_simulator=toolplay` (version 4), so a resumed run goes on as it started.
 Version 5 added `presentation` (what the models are shown; a new run stores the one it
 resolved, by default its suite's); runs of earlier versions were shown toolplay's own and
-migrate to `presentation="toolplay"`.
+migrate to `presentation="toolplay"`. Version 6 added `categories` (`--category`: only the
+scenarios of these categories); earlier runs chose none and migrate to the empty list.
 """
 
 from __future__ import annotations
@@ -41,12 +42,13 @@ from pydantic_core import ErrorDetails
 from toolplay.catalog import Catalog, build_catalog
 from toolplay.clients import OPERATIONAL, ModelOptions
 from toolplay.conversation import PlaySettings
+from toolplay.errors import UserError
 from toolplay.scenarios import check_augmentation
 from toolplay.scoring import ScoringSettings
 from toolplay.settings import Settings, SettingsBag
 from toolplay.stats import UncertaintySettings
 
-CONFIG_VERSION = 5
+CONFIG_VERSION = 6
 USER_PREFIX = "user_"
 CI_PREFIX = "ci_"
 _SECTIONS = ("assistant_model", "user_model", "play", "scoring", "uncertainty")
@@ -63,11 +65,11 @@ _LEGACY_KEYS = {
 core fields then)."""
 
 
-class OptionError(ValueError):
+class OptionError(UserError):
     """An `--option` key names no setting."""
 
 
-class SettingError(ValueError):
+class SettingError(UserError):
     """A value given for a component's setting is not valid for it (names the option)."""
 
     def __init__(self, option: str, reason: str) -> None:
@@ -146,6 +148,10 @@ class RunConfig(BaseModel):
     )
     assistant: str = Field(default="oracle", description="Assistant spec, e.g. oracle.")
     user: str = Field(default="scripted", description="User spec, e.g. scripted.")
+    categories: list[str] = Field(
+        default_factory=list,
+        description="Only the scenarios of these categories (any of them; applied before --limit).",
+    )
     limit: int | None = Field(default=None, ge=1, description="Only the first N scenarios.")
     out: Path = Field(default=Path("runs/latest"), description="Run directory to write.")
     concurrency: int = Field(default=1, ge=1, description="Scenarios played at once.")
@@ -195,15 +201,18 @@ class RunConfig(BaseModel):
 def migrate_config(data: dict[str, Any]) -> dict[str, Any]:
     """A stored config of any version, in the current format (version 1: flat `options`;
     versions 2 and 3: the former prompt defaults; version 2: no `suite_fingerprint`, which stays
-    None; versions 1 to 4: toolplay's own presentation).
+    None; versions 1 to 4: toolplay's own presentation; versions 1 to 5: no category filter).
     """
     # a stored version 1 config has a flat `options`; a config built now may omit `version`
     legacy = "options" in data or "system_prompt" in data
     version = data.get("version", 1 if legacy else CONFIG_VERSION)
     if version >= CONFIG_VERSION:
         return data
+    if version == 5:
+        return {**data, "categories": data.get("categories") or [], "version": 6}
     if version == 4:
-        return {**data, "presentation": data.get("presentation") or "toolplay", "version": 5}
+        presentation = data.get("presentation") or "toolplay"
+        return migrate_config({**data, "presentation": presentation, "version": 5})
     if version in (2, 3):
         play = dict(data.get("play") or {})
         play.setdefault("prompt_context", True)

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from toolplay.errors import UserError
 from toolplay.scoring._result import ScoringContext
 from toolplay.scoring._settings import ScoringSettings
 
@@ -40,7 +41,7 @@ machine under load, one thread took 34 ms per text where two took 396 ms (spinni
 _BATCH = 64
 
 
-class EmbeddingUnavailableError(RuntimeError):
+class EmbeddingUnavailableError(UserError):
     """The embedding model's package is not installed."""
 
 

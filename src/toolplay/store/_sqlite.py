@@ -28,6 +28,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from toolplay.errors import UserError
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX: no cross-process lock
@@ -64,7 +66,7 @@ _ROW = "scenario_id, trial, status, trajectory, score, error, digest"
 _Row = tuple[Any, Any, Any, Any, Any, Any, Any]
 
 
-class StoreError(Exception):
+class StoreError(UserError):
     """The run store is missing, unreadable, damaged, busy or from an incompatible version."""
 
 
