@@ -25,7 +25,7 @@ whose trials fit the plan's (`fit_trials`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, TypeVar
@@ -277,8 +277,3 @@ def resolve_run(
         departures=paper_departures(config, suite),
         pin=pin,
     )
-
-
-def plan_scenarios(plan: RunPlan) -> Sequence[Scenario]:
-    """The plan's scenarios (for callers that only need those)."""
-    return plan.scenarios
