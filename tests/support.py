@@ -10,13 +10,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from toolplay import conversation, scenarios, scoring
 from toolplay.catalog import Catalog, build_catalog
 from toolplay.clients import ModelOptions
 from toolplay.conversation import PlayRequest, PlaySettings
-from toolplay.messages import Trajectory
+from toolplay.messages import ToolCall, Trajectory
 from toolplay.methods import autode, toolsandbox, tooltalk
-from toolplay.roles import Assistant, ScriptedUser, User
+from toolplay.roles import Assistant, AssistantContext, AssistantTurn, ScriptedUser, User
 from toolplay.scenarios import LoadContext, Scenario, ScenarioSetup, Suite, VariantSet
 from toolplay.scoring import ScenarioScore, ScoringContext
 from toolplay.tools import Registry, ToolPresentation
@@ -314,3 +316,52 @@ def committed_keys(out: Path, status: str | None = "done") -> set[tuple[str, int
             return {(r[0], r[1]) for r in db.execute(query, params)}
     except sqlite3.DatabaseError:
         return set()
+
+
+def wifi_off_scenario() -> Scenario:
+    """One user turn asking to turn wifi off; the reference calls `set_wifi_status`."""
+    return parse_scenario(
+        {
+            "id": "wifi_off",
+            "world": {"domains": ["settings"]},
+            "user": {"script": ["Turn wifi off please."]},
+            "reference": [
+                {
+                    "user": "Turn wifi off please.",
+                    "calls": [{"name": "set_wifi_status", "arguments": {"on": False}}],
+                }
+            ],
+        },
+        "test",
+    )
+
+
+class Calls:
+    """An assistant answering with one call per answer, by name, in order (then repeating the
+    last); it remembers whether each answer was asked to be a call."""
+
+    name = "calls"
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+        self.asked = 0
+        self.forced: list[bool] = []
+
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
+        """The next call (`set_*` tools get `on: false`)."""
+        name = self.names[min(self.asked, len(self.names) - 1)]
+        self.asked += 1
+        self.forced.append(context.force_tool_call)
+        arguments = {"on": False} if name.startswith("set_") else {}
+        return AssistantTurn(tool_calls=(ToolCall.from_args(f"c{self.asked}", name, arguments),))
+
+
+def picky_suite(folder: Path) -> Path:
+    """The quick suite judged by `tests/runs/crashing_plugin.py`'s `picky` scorer, in `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in sorted((scenarios.DATA / "quick").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for scenario in data["scenarios"]:
+            scenario["evaluation"] = "picky"
+        (folder / path.name).write_text(yaml.safe_dump(data), encoding="utf-8")
+    return folder

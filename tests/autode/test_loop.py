@@ -9,42 +9,11 @@ import pytest
 
 import support
 from toolplay.conversation import Conversation, PlayRequest, Stop
-from toolplay.messages import ToolCall
 from toolplay.methods.autode import act_until_call
-from toolplay.roles import AssistantContext, AssistantTurn, ScriptedUser
+from toolplay.roles import ScriptedUser
 
-SCENARIO = support.parse_scenario(
-    {
-        "id": "loop",
-        "world": {"domains": ["settings"]},
-        "user": {"script": ["Turn wifi off please."]},
-        "reference": [
-            {
-                "user": "Turn wifi off please.",
-                "calls": [{"name": "set_wifi_status", "arguments": {"on": False}}],
-            }
-        ],
-    },
-    "test",
-)
-
-
-class Calls:
-    """Answers with one call per answer, by name, in order (then repeats the last)."""
-
-    name = "calls"
-
-    def __init__(self, *names: str) -> None:
-        self.names = names
-        self.asked = 0
-        self.forced: list[bool] = []
-
-    async def respond(self, context: AssistantContext) -> AssistantTurn:
-        name = self.names[min(self.asked, len(self.names) - 1)]
-        self.asked += 1
-        self.forced.append(context.force_tool_call)
-        arguments = {"on": False} if name.startswith("set_") else {}
-        return AssistantTurn(tool_calls=(ToolCall.from_args(f"c{self.asked}", name, arguments),))
+SCENARIO = support.wifi_off_scenario()
+Calls = support.Calls
 
 
 def conversation(assistant: Calls) -> Conversation:

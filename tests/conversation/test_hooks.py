@@ -9,39 +9,10 @@ import asyncio
 
 import support
 from toolplay.conversation import Conversation, PlayRequest, PlaySettings
-from toolplay.messages import ToolCall
-from toolplay.roles import AssistantContext, AssistantTurn, UserContext, UserTurn
+from toolplay.roles import UserContext, UserTurn
 
-SCENARIO = support.parse_scenario(
-    {
-        "id": "hooks",
-        "world": {"domains": ["settings"]},
-        "user": {"script": ["Turn wifi off please."]},
-        "reference": [
-            {
-                "user": "Turn wifi off please.",
-                "calls": [{"name": "set_wifi_status", "arguments": {"on": False}}],
-            }
-        ],
-    },
-    "test",
-)
-
-
-class Calls:
-    """Answers with one call per answer, by name, in order (then repeats the last)."""
-
-    name = "calls"
-
-    def __init__(self, *names: str) -> None:
-        self.names = names
-        self.asked = 0
-
-    async def respond(self, context: AssistantContext) -> AssistantTurn:
-        name = self.names[min(self.asked, len(self.names) - 1)]
-        self.asked += 1
-        arguments = {"on": False} if name.startswith("set_") else {}
-        return AssistantTurn(tool_calls=(ToolCall.from_args(f"c{self.asked}", name, arguments),))
+SCENARIO = support.wifi_off_scenario()
+Calls = support.Calls
 
 
 class Listener:

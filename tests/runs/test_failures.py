@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from typer.testing import CliRunner
 
+import support
 from toolplay.cli import app
 from toolplay.errors import INTERNAL, SCORER_FAILED, USAGE
-from toolplay.scenarios import DATA
 
 PLUGIN = str(Path(__file__).with_name("crashing_plugin.py"))
 
@@ -40,14 +39,7 @@ def summary(out: Path) -> dict[str, Any]:
 @pytest.fixture()
 def picky_suite(tmp_path: Path) -> Path:
     """The quick suite, judged by the plugin's scorer that fails on quick_add_contact."""
-    suite = tmp_path / "suite"
-    suite.mkdir()
-    for path in sorted((DATA / "quick").glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for scenario in data["scenarios"]:
-            scenario["evaluation"] = "picky"
-        (suite / path.name).write_text(yaml.safe_dump(data), encoding="utf-8")
-    return suite
+    return support.picky_suite(tmp_path / "suite")
 
 
 def test_a_failing_scorer_reads_the_same_after_run_and_score(

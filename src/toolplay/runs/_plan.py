@@ -266,14 +266,7 @@ def resolve_run(
     config, presentation = resolve_presentation(config, suite, catalog)
     # --augment is folded into the scenarios (selected or applied), not passed to the modes
     scenarios = select_scenarios(suite, config.limit, config.augment, config.categories)
+    departures = paper_departures(config, suite)
     return RunPlan(
-        config=config,
-        catalog=catalog,
-        suite=suite,
-        mode_name=mode_name,
-        mode=mode,
-        presentation=presentation,
-        scenarios=scenarios,
-        departures=paper_departures(config, suite),
-        pin=pin,
+        config, catalog, suite, mode_name, mode, presentation, scenarios, departures, pin
     )

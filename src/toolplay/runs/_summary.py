@@ -287,20 +287,13 @@ def migrate_summary(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(version, int) or version >= SUMMARY_VERSION:
         return data
     out = dict(data)
-    sections: dict[str, dict[str, Any]] = dict(out.get("sections") or {})
-    for method, names in _V1_SECTIONS.items():
-        part = {name: out.pop(name) for name in names if out.get(name) is not None}
-        for name in names:
-            out.pop(name, None)
-        if part:
-            sections[method] = part
     metrics = dict(out.get("metrics") or {})
-    for method, names in _V1_METRIC_PARTS.items():
-        part = {name: metrics.pop(name) for name in names if metrics.get(name) is not None}
-        for name in names:
-            metrics.pop(name, None)
-        if part:
-            sections[method] = part
+    sections: dict[str, dict[str, Any]] = dict(out.get("sections") or {})
+    for source, parts in ((out, _V1_SECTIONS), (metrics, _V1_METRIC_PARTS)):
+        for method, names in parts.items():
+            part = {name: value for name in names if (value := source.pop(name, None)) is not None}
+            if part:
+                sections[method] = part
     out["metrics"] = metrics
     if sections:
         out["sections"] = sections

@@ -1,7 +1,8 @@
-"""The `slots` scorer as the catalog registers it: its metrics and their decomposition.
+"""AutoDE's `slots` scorer, whole: slot metrics, `SlotSettings`, evidence, section, views.
 
-The decomposition (`scoring._decomposition`) tells the run summary's confidence intervals and
-`compare`'s paired tests how each headline metric splits into per-scenario parts.
+Its metrics are macro averages over dialogues per trial, then means over trials, so they
+decompose into per-dialogue parts with one column per trial (`SLOT_PARTS`), from which the
+run's intervals and `compare`'s paired tests recompute them.
 """
 
 from __future__ import annotations
@@ -104,10 +105,11 @@ def slots_scorer() -> Scorer:
                 "AutoDE",
             ),
         ),
-        "AutoDE: slot precision/recall/F1 of the first call to the label's function, by the "
-        "reference's rules (cleaning, exact values; slot_matching=lenient to forgive).",
         parts=SLOT_PARTS,
         settings=SlotSettings,
+        description="AutoDE: slot precision/recall/F1 of the first call to the label's "
+        "function, by the reference's rules (cleaning, exact values; slot_matching=lenient to "
+        "forgive).",
         evidence=SlotEvidence,
         show_evidence=show_slots,
         section=SlotsSection,

@@ -1,7 +1,8 @@
-"""The `milestones` scorer as the catalog registers it: its metrics and their decomposition.
+"""ToolSandbox's `milestones` scorer, whole: similarity with the minefield veto, its evidence
+(the milestone mapping) and how the trajectory viewer shows it.
 
-The decomposition (`scoring._decomposition`) tells the run summary's confidence intervals and
-`compare`'s paired tests how each headline metric splits into per-scenario parts.
+Its metrics are means over scenario trials, each a per-trial value over one
+(`MILESTONE_PARTS`), which the run's intervals and `compare`'s paired tests resample.
 """
 
 from __future__ import annotations

@@ -8,14 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from toolplay.methods.tooltalk._call_rules import Call, calls_match
-from toolplay.methods.tooltalk._evidence import (
-    ErrorTypeCount,
-    GroundTruthCall,
-    PredictedCall,
-    TextSimilarity,
-    ToolTalkCounts,
-    ToolTalkEvidence,
-)
+from toolplay.methods.tooltalk._evidence import ToolTalkCounts, ToolTalkEvidence
 from toolplay.methods.tooltalk._importer import import_tooltalk, load_databases, tooltalk_turns
 from toolplay.methods.tooltalk._replay import ReplayAssistant, build_replay_assistant
 from toolplay.methods.tooltalk._scorer import tooltalk_scorer
@@ -33,10 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "register",
-    "ErrorTypeCount",
-    "GroundTruthCall",
-    "PredictedCall",
-    "TextSimilarity",
     "ToolTalkCounts",
     "ToolTalkEvidence",
     "ToolTalkGroup",

@@ -1,7 +1,9 @@
-"""The `tooltalk` scorer as the catalog registers it: its metrics and their decomposition.
+"""ToolTalk's `tooltalk` scorer, whole: call matching, micro-averaged metrics per split, its
+success rule (recall 1 and no incorrect action, from the evidence) and its views.
 
-The decomposition (`scoring._decomposition`) tells the run summary's confidence intervals and
-`compare`'s paired tests how each headline metric splits into per-scenario parts.
+Micro averages are sums of counts over conversations divided, so each metric is a ratio of
+per-conversation counts (`TOOLTALK_PARTS`), and its splits are a breakdown of its own with
+intervals like the generic ones.
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ def tooltalk_scorer() -> Scorer:
                 "ToolTalk",
             ),
         ),
-        "ToolTalk: conversation-wide greedy call matching with per-tool rules.",
+        description="ToolTalk: conversation-wide greedy call matching with per-tool rules.",
         reference_check=reproduces_reference,
         needs_similarity=True,
         parts=TOOLTALK_PARTS,
