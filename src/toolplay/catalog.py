@@ -24,10 +24,18 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from toolplay.clients import ModelOptions, ResponseCache
+from toolplay.clients import ModelOptions, ResponseCache, RoleOptionError
 from toolplay.conversation import Mode, PlaySettings
 from toolplay.errors import UserError
-from toolplay.roles import Assistant, Presentation, RoleKind, RoleRequest, RoleSpecError, User
+from toolplay.roles import (
+    Assistant,
+    Presentation,
+    ReplayFormat,
+    RoleKind,
+    RoleRequest,
+    RoleSpecError,
+    User,
+)
 from toolplay.scenarios import (
     LoadContext,
     Scenario,
@@ -74,6 +82,7 @@ class Catalog:
         self._assistants: dict[str, RoleKind] = {}
         self._users: dict[str, RoleKind] = {}
         self._presentations: dict[str, Presentation] = {}
+        self._replays: dict[str, ReplayFormat] = {}
         self._play_fields: dict[str, type[Settings]] = {}
         self._scoring_fields: dict[str, type[Settings]] = {}
         self.plugins: list[str] = []
@@ -114,6 +123,30 @@ class Catalog:
         self._check_settings(scorer.settings, f"scorer {scorer.name!r}")
         self._add(self._scorers, "scorer", scorer)
         self._add_settings(self._scoring_fields, scorer.settings)
+
+    def add_replay_format(self, replay: ReplayFormat) -> None:
+        """A kind of saved output `--assistant replay:PATH` reads back."""
+        self._add(self._replays, "replay format", replay)
+
+    def replay(self, request: RoleRequest) -> object:
+        """The role `replay:PATH` names: built by the first registered format that accepts
+        PATH, else by the one that takes any PATH.
+
+        Raises:
+            RoleOptionError: No PATH was given, or no format reads it.
+        """
+        formats = list(self._replays.values())
+        if not request.argument:
+            what = " or ".join(f.what for f in formats) or "saved outputs"
+            usages = "|".join(f.usage.removeprefix("replay:") for f in formats) or "PATH"
+            raise RoleOptionError(f"replay needs {what}: --assistant replay:{usages}")
+        path = Path(request.argument).expanduser()
+        chosen = next((f for f in formats if f.accepts is not None and f.accepts(path)), None)
+        chosen = chosen or next((f for f in formats if f.accepts is None), None)
+        if chosen is None:
+            known = ", ".join(f"{f.usage} ({f.what})" for f in formats) or "none registered"
+            raise RoleOptionError(f"replay: {path} is none of the saved outputs read: {known}")
+        return chosen.build(request)
 
     def _check_settings(self, model: type[Settings] | None, where: str) -> None:
         """Refuse settings whose field names clash with another model's or the core's.
@@ -201,6 +234,11 @@ class Catalog:
     def scoring_settings(self) -> Mapping[str, type[Settings]]:
         """Every setting the scorers declare: field name -> the model declaring it."""
         return self._scoring_fields
+
+    @property
+    def replay_formats(self) -> Mapping[str, ReplayFormat]:
+        """What `--assistant replay:PATH` reads, by name."""
+        return self._replays
 
     @property
     def presentations(self) -> Mapping[str, Presentation]:

@@ -26,6 +26,7 @@ from toolplay.methods.autode._section import SlotsSection
 from toolplay.methods.autode._slot_label import SlotLabel, slot_label
 from toolplay.methods.autode._slots import clean_prediction, slot_scores
 from toolplay.methods.autode._static import play_autode_static
+from toolplay.roles import ReplayFormat
 from toolplay.scenarios import LoadContext, Suite
 
 if TYPE_CHECKING:
@@ -73,6 +74,20 @@ def _autode_scripts(argument: str, context: LoadContext) -> Suite:
     return autode_suite(context, Path(argument))
 
 
+def _results_file(path: Path) -> bool:
+    return path.suffix == ".jsonl" and not path.is_dir()
+
+
+RESULTS = ReplayFormat(
+    "autode-results",
+    build_results_replay,
+    "a results file",
+    "replay:FILE.jsonl",
+    accepts=_results_file,
+)
+"""`replay:FILE.jsonl`: a published AutoDE results file, read as a recording."""
+
+
 def register(catalog: Catalog) -> None:
     """Register AutoDE's scorer (`slots`), modes, `autode` suite and importers."""
     catalog.add_scorer(slots_scorer())
@@ -94,3 +109,4 @@ def register(catalog: Catalog) -> None:
         "PATH",
     )
     catalog.add_importer("autode-data", import_autode_data, AUTODE_DATA, "DIR")
+    catalog.add_replay_format(RESULTS)

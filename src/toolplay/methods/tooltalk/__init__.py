@@ -20,6 +20,7 @@ from toolplay.methods.tooltalk._summary import (
     ToolTalkTotals,
     aggregate_tooltalk,
 )
+from toolplay.roles import ReplayFormat
 
 if TYPE_CHECKING:
     from toolplay.catalog import Catalog
@@ -48,7 +49,20 @@ __all__ = [
 TOOLTALK_DATA = "ToolTalk data folder (databases/ plus one folder of conversations per split)."
 
 
+PREDICTIONS = ReplayFormat(
+    "tooltalk",
+    build_replay_assistant,
+    "a folder of ToolTalk predictions",
+    "replay:DIR",
+)
+"""`replay:DIR`: predictions saved in ToolTalk's output layout, executed again (any PATH no
+other format takes: the folder is checked when it is read)."""
+
+
 def register(catalog: Catalog) -> None:
-    """Register ToolTalk's importer (`tooltalk:DIR`) and scorer (`tooltalk`)."""
+    """Register ToolTalk's importer (`tooltalk:DIR`), scorer (`tooltalk`) and replay of saved
+    predictions (`replay:DIR`).
+    """
     catalog.add_scorer(tooltalk_scorer())
     catalog.add_importer("tooltalk", import_tooltalk, TOOLTALK_DATA, "DIR")
+    catalog.add_replay_format(PREDICTIONS)
