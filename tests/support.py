@@ -365,3 +365,94 @@ def picky_suite(folder: Path) -> Path:
             scenario["evaluation"] = "picky"
         (folder / path.name).write_text(yaml.safe_dump(data), encoding="utf-8")
     return folder
+
+
+class ChatbotUserEndpoint:
+    """A test-endpoint responder for runs with a simulated user and for judge reviews.
+
+    As the assistant it plays the reference solutions of `scenarios`; as the simulated user it
+    says its opening (the role does that itself), then writes as an assistant would
+    (`CHATBOT`), then ends the conversation; as the judge (`toolplay review`) it reads the
+    numbered transcript it is sent and tags each simulator line that calls itself a chatbot as
+    role confusion, except in conversations about wifi, where it answers in prose (a malformed
+    verdict). Every transcript it judged is kept in `judged`.
+    """
+
+    CHATBOT = "I'm just a chatbot, how can I help you?"
+
+    def __init__(self, scenarios: Sequence[Scenario]) -> None:
+        from toolplay.testing import ReferenceResponder
+
+        self.reference = ReferenceResponder(scenarios)
+        self.judged: list[str] = []
+
+    def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
+        from toolplay.testing import is_user_request, text, tool_calls
+
+        names = {t["function"]["name"] for t in request.get("tools") or []}
+        if "record_user_errors" in names:
+            return self.judge(request)
+        if is_user_request(request):
+            systems = [i for i, m in enumerate(request["messages"]) if m["role"] == "system"]
+            own = request["messages"][systems[-1] + 1 :]
+            said = [m for m in own if m["role"] == "assistant"]  # roles are flipped
+            reply = self.user_says(request["messages"][systems[-1]]["content"], said)
+            if reply is None:
+                return tool_calls(("end_conversation", {}), prefix="end")
+            return text(reply)
+        return self.reference(request)
+
+    def user_says(self, briefing: str, said: list[dict[str, Any]]) -> str | None:
+        """The simulated user's next words (None: it ends the conversation)."""
+        return self.CHATBOT if len(said) == 1 else None
+
+    def judge(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The judge's answer (see the class docstring)."""
+        import re
+
+        from toolplay.testing import text, tool_calls
+
+        transcript = request["messages"][1]["content"]
+        self.judged.append(transcript)
+        if "turn on wifi" in transcript:
+            return text("The user seems fine to me.")
+        lines = re.findall(r"^#(\d+) USER \[simulator\]: (.*)$", transcript, re.M)
+        errors = [
+            {
+                "message": int(number),
+                "kind": "role_confusion",
+                "severity": "hindered",
+                "explanation": "The user speaks as the assistant.",
+            }
+            for number, said in lines
+            if "chatbot" in said
+        ]
+        return tool_calls(("record_user_errors", {"errors": errors}), prefix="judge")
+
+
+class ErrantUserEndpoint(ChatbotUserEndpoint):
+    """`ChatbotUserEndpoint` whose simulated user makes a different mistake per scenario.
+
+    Chosen from its briefing: with a fact it must not leak ("... Do not leak this
+    information."), it states the fact; otherwise, by the briefing's length, it invents a phone
+    number, repeats its opening, writes as an assistant would, or makes no mistake. Then it
+    ends the conversation.
+    """
+
+    def user_says(self, briefing: str, said: list[dict[str, Any]]) -> str | None:
+        """The next words of the errant user (see the class docstring)."""
+        import re
+
+        mistake = len(briefing) % 4
+        if len(said) > (2 if mistake == 1 else 1):
+            return None
+        withheld = re.search(r"([^.]*)\. Do not leak", briefing)
+        if withheld:
+            return f"By the way: {withheld.group(1).strip()}."
+        if mistake == 0:
+            return "Please call me back at +1 555 010 9999."
+        if mistake == 1:
+            return str(said[0]["content"])
+        if mistake == 2:
+            return self.CHATBOT
+        return "Thanks, that is all."

@@ -11,7 +11,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "toolplay"
 # whole run is `runs`; model clients are apart from the roles built on them; the catalog sits
 # above everything a plugin can add and below what runs and reports them.
 LOW = {"messages", "faults", "settings", "errors"}
-CORE_BELOW_RUNS = {*LOW, "world", "tools", "domains", "scenarios", "clients", "roles"}
+CORE_BELOW_RUNS = {*LOW, "world", "tools", "domains", "scenarios", "clients", "roles", "users"}
 ALLOWED = {
     "messages": set(),
     "faults": set(),
@@ -25,7 +25,9 @@ ALLOWED = {
     "clients": {*LOW},
     "roles": {*LOW, "world", "tools", "scenarios", "clients"},
     "conversation": {*LOW, "world", "tools", "scenarios", "clients", "roles"},
-    "scoring": {*LOW, "world", "tools", "scenarios", "stats"},
+    # the user-error checks: pure functions of a trajectory and the scenario's user side
+    "users": {*LOW, "scenarios"},
+    "scoring": {*LOW, "world", "tools", "scenarios", "stats", "users"},
     "store": {"errors"},
     "testing": {*LOW, "world", "tools", "scenarios", "clients", "roles", "catalog"},
     "catalog": {*CORE_BELOW_RUNS, "conversation", "scoring", "stats", "builtin"},
@@ -42,9 +44,20 @@ ALLOWED = {
         "catalog",
         "__init__",
     },
-    "analysis": {*LOW, "scenarios", "scoring", "stats", "store", "runs", "catalog", "__init__"},
+    "analysis": {
+        *LOW,
+        "scenarios",
+        "scoring",
+        "stats",
+        "store",
+        "runs",
+        "catalog",
+        "users",
+        "__init__",
+    },
     "report": {
         *LOW,
+        "users",
         "scenarios",
         "scoring",
         "stats",

@@ -23,6 +23,7 @@ from toolplay.roles import (
 )
 from toolplay.scenarios import folder_suite, variant_suite
 from toolplay.scoring import builtin_scorers
+from toolplay.users import builtin_user_checks
 
 QUICK = "A handful of small scenarios for smoke runs."
 SANDBOX = (
@@ -63,6 +64,8 @@ def register_core(catalog: Catalog) -> None:
         catalog.add_assistant(kind)
     for kind in builtin_user_kinds():
         catalog.add_user(kind)
+    for check in builtin_user_checks():
+        catalog.add_user_check(check)
     catalog.add_suite("quick", folder_suite("quick", QUICK), QUICK)
     catalog.add_suite("sandbox", variant_suite("sandbox", SANDBOX), SANDBOX)
 

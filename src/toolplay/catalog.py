@@ -1,4 +1,5 @@
-"""The catalog: every domain, suite, mode, scorer, role and presentation toolplay knows.
+"""The catalog: every domain, suite, mode, scorer, role, presentation and user check toolplay
+knows.
 
 There is one way to extend toolplay: a *plugin* is a module with a function
 `register(catalog: Catalog) -> None` that calls the catalog's `add_*` methods. The built-ins
@@ -26,7 +27,7 @@ from typing import Any
 
 from toolplay.clients import ModelOptions, ResponseCache, RoleOptionError
 from toolplay.conversation import Mode, PlaySettings
-from toolplay.errors import UserError
+from toolplay.errors import InputError
 from toolplay.roles import (
     Assistant,
     Presentation,
@@ -50,6 +51,7 @@ from toolplay.scenarios import (
 from toolplay.scoring import Scorer, ScoringContext, ScoringSettings, scoring_context
 from toolplay.settings import Settings
 from toolplay.tools import Domain, ToolCatalog
+from toolplay.users import UserCheck, UserChecking, UserFactsSource
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +67,7 @@ _CORE_PREFIXES = ("user_", "ci_")
 """Option-name prefixes of the core's own settings (a user's model options, the intervals')."""
 
 
-class CatalogError(UserError):
+class CatalogError(InputError):
     """A plugin could not be loaded, or registered something twice or incompletely."""
 
 
@@ -85,6 +87,8 @@ class Catalog:
         self._replays: dict[str, ReplayFormat] = {}
         self._play_fields: dict[str, type[Settings]] = {}
         self._scoring_fields: dict[str, type[Settings]] = {}
+        self._user_checks: dict[str, UserCheck] = {}
+        self._user_facts: dict[str, UserFactsSource] = {}
         self.plugins: list[str] = []
         """Where each registered plugin came from (recorded with a run)."""
 
@@ -185,6 +189,18 @@ class Catalog:
         """
         self._add(self._presentations, "presentation", presentation)
 
+    def add_user_check(self, check: UserCheck) -> None:
+        """A user-error check, run over every scored trajectory (`toolplay.users`); its
+        definition joins the glossary.
+        """
+        self._add(self._user_checks, "user check", check)
+
+    def add_user_facts(self, source: UserFactsSource) -> None:
+        """A reader of what a method knows about its scenarios' users (withheld facts, slot
+        values) that the user-error checks use.
+        """
+        self._add(self._user_facts, "user facts source", source)
+
     def _add(self, table: dict[str, Any], what: str, item: Any) -> None:
         name = str(item.name)
         if not name or ":" in name:
@@ -245,6 +261,15 @@ class Catalog:
         """Presentations by name."""
         return self._presentations
 
+    @property
+    def user_checks(self) -> Mapping[str, UserCheck]:
+        """User-error checks by name, in registration order."""
+        return self._user_checks
+
+    def user_checking(self) -> UserChecking:
+        """The registered user-error checks and fact sources, ready to run."""
+        return UserChecking(tuple(self._user_checks.values()), tuple(self._user_facts.values()))
+
     def presentation(self, name: str) -> Presentation:
         """The presentation `name`; unknown names fail listing the known ones."""
         found = self._presentations.get(name)
@@ -284,11 +309,11 @@ class Catalog:
         self, scenarios: Iterable[Scenario], settings: ScoringSettings | None = None
     ) -> ScoringContext:
         """The scoring resources the methods of `scenarios` need (loaded lazily), with the
-        run's scoring `settings` (default: none changed).
+        run's scoring `settings` (default: none changed) and the user-error checks.
         """
         methods = {s.evaluation for s in scenarios}
         needs = any(self.scorer(m).needs_similarity for m in methods if m in self._scorers)
-        return scoring_context(needs, settings)
+        return scoring_context(needs, settings, self.user_checking())
 
     def build_assistant(
         self,

@@ -112,6 +112,13 @@ class Message(BaseModel):
         description="A model's message: the raw request and response behind it (option "
         "record_exchanges; never the key).",
     )
+    executed_arguments: str | None = Field(
+        default=None,
+        description="A tool result: the arguments of the call it answers as the environment "
+        "executed them, when a method's executor changes them (ToolTalk's writes the session "
+        "token into them and re-serialises them); None: the call's own text. A presentation "
+        "that shows calls as executed renders this.",
+    )
 
     @property
     def is_tool_result(self) -> bool:

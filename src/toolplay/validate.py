@@ -18,7 +18,7 @@ from toolplay.catalog import Catalog, CatalogError, build_catalog
 from toolplay.conversation import Player
 from toolplay.messages import ToolCall
 from toolplay.runs import RunConfig, RunPlan, resolve_run
-from toolplay.scenarios import ScenarioSetup
+from toolplay.scenarios import CallExecutor, ScenarioSetup
 from toolplay.scoring import ReferenceCheck, ScoringContext, score_trajectory
 from toolplay.tools import ToolCrash
 
@@ -31,11 +31,14 @@ class ValidationReport:
     failures: list[str] = field(default_factory=list)
 
 
-def check_reference_results(setup: ScenarioSetup, judge: ReferenceCheck | None) -> list[str]:
+def check_reference_results(
+    setup: ScenarioSetup, judge: ReferenceCheck | None, executor: CallExecutor | None = None
+) -> list[str]:
     """Replay reference calls in order; those marked `check` must reproduce their record.
 
     `judge` is the scenario's scorer's own test of a replayed call (default: the same result,
-    or a failure where an exception is recorded).
+    or a failure where an exception is recorded). `executor` runs them as the presentation's
+    reference did (default: toolplay's registry).
     """
     scenario = setup.scenario
     problems = []
@@ -45,9 +48,11 @@ def check_reference_results(setup: ScenarioSetup, judge: ReferenceCheck | None) 
         for c, call in enumerate(turn.calls):
             world.index += 1
             try:
-                outcome = registry.execute(
-                    world, ToolCall.from_args(f"v{t}_{c}", call.name, call.arguments)
-                )
+                if executor is not None:
+                    outcome = executor.replay(world, call)
+                else:
+                    request = ToolCall.from_args(f"v{t}_{c}", call.name, call.arguments)
+                    outcome = registry.execute(world, request)
             except ToolCrash as exc:
                 problems.append(
                     f"{scenario.id}: reference[{t}].calls[{c}] {call.name}: "
@@ -86,7 +91,9 @@ async def _validate(plan: RunPlan, player: Player, context: ScoringContext) -> l
     for scenario in plan.scenarios:
         setup = catalog.setup(scenario)
         scorer = catalog.scorer(scenario.evaluation)
-        failures += check_reference_results(setup, scorer.reference_check)
+        failures += check_reference_results(
+            setup, scorer.reference_check, plan.presentation.executor(setup)
+        )
         trajectory = await player.play(setup, 0)
         if trajectory.termination in ("infrastructure_error", "assistant_error"):
             first_line = (trajectory.error or "").splitlines()[0:1]

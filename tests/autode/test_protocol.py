@@ -209,6 +209,8 @@ def test_a_model_driven_user_plays_dialogues_against_the_endpoint(
             str(user_file),
             "--system-prompt",
             str(system_file),
+            "--presentation",
+            "toolplay",
         )
         assert code == 0, output
         assert summary["completed"] == 8 and summary["metrics"]["slot_f1"] == 1.0
@@ -223,7 +225,16 @@ def test_a_model_driven_user_plays_dialogues_against_the_endpoint(
         assert '<doc>\n{"name": "TurnOnBluetooth"' in assistants[0]["messages"][0]["content"]
     with ChatServer(ReferenceResponder(autode_suite.scenarios[:8])) as server:
         code, output, summary = invoke(
-            server, tmp_path / "static", "--suite", suite, "--limit", "8", "--mode", "static"
+            server,
+            tmp_path / "static",
+            "--suite",
+            suite,
+            "--limit",
+            "8",
+            "--mode",
+            "static",
+            "--presentation",
+            "toolplay",
         )
         assert code == 0, output
         assert summary["mode"] == "autode-protocol-static"

@@ -81,6 +81,10 @@ RULES = [
         r"^toolplay (import-inspect|report runs/inspect|compare runs/inspect)",
         skip="an Inspect log",
     ),
+    Rule(
+        r"^toolplay review runs/ts-local --judge",
+        skip="reviews a run played with a simulated user (tests/e2e/test_review.py does it)",
+    ),
     Rule(r"^toolplay run --suite quick --assistant no-call --out runs/no-call", ("completed",)),
     Rule(r"^toolplay report runs/no-call", ("Report written to runs/no-call/report.html",)),
     Rule(r"^toolplay --plugin coin.py run .*coin:steady", ("similarity",)),

@@ -13,7 +13,8 @@ from toolplay.cli import app
 from toolplay.report import glossary, glossary_markdown
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-SCORERS = build_catalog([]).scorers
+CATALOG = build_catalog([])
+SCORERS = CATALOG.scorers
 
 
 def _covered(name: str, names: set[str]) -> bool:
@@ -26,7 +27,7 @@ def test_the_readme_glossary_is_the_catalogs() -> None:
     text = README.read_text(encoding="utf-8")
     match = re.search(r"<!-- glossary:start[^>]*-->\n(.*?)<!-- glossary:end -->", text, re.S)
     assert match is not None, "README.md lost its glossary markers"
-    assert match.group(1) == glossary_markdown(SCORERS), (
+    assert match.group(1) == glossary_markdown(SCORERS, CATALOG.user_checks.values()), (
         "README glossary is stale: replace it with `toolplay glossary --markdown`"
     )
 
@@ -73,4 +74,5 @@ def test_the_glossary_command_prints_the_table() -> None:
     assert result.exit_code == 0, result.output
     assert "incorrect_action_rate" in result.output and "ToolTalk" in result.output
     result = CliRunner().invoke(app, ["glossary", "--markdown"])
-    assert result.output == glossary_markdown(SCORERS)
+    assert result.output == glossary_markdown(SCORERS, CATALOG.user_checks.values())
+    assert "user_errors.leaked_information" in result.output

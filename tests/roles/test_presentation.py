@@ -163,3 +163,11 @@ def test_an_unknown_presentation_is_refused_naming_the_known_ones(tmp_path: Any)
 def test_the_request_is_plain_json() -> None:
     body = TOOLPLAY.assistant_request("m", settings(TOOLPLAY), context())
     assert json.loads(json.dumps(body)) == body
+
+
+def test_a_model_user_s_answer_is_taken_as_the_presentation_reads_it() -> None:
+    from toolplay.roles import UserContext
+
+    scenario = load_suite("quick").scenarios[0]
+    reply = ChatReply(content="  hi [x] ", tool_calls=(ToolCall(id="e", name="f", arguments=""),))
+    assert TOOLPLAY.read_user_reply(reply, UserContext(scenario, 0, ())) == reply

@@ -186,3 +186,57 @@ def test_dynamic_trajectories_are_scored_by_user_turns() -> None:
     result = score_tooltalk(scenario, trajectory, ScoringContext())
     assert result.score == 1.0
     assert [p["turn"] for p in support.details(result)["predictions"]] == [0, 1]
+
+
+def reminders_scenario() -> Scenario:
+    """alice logged in; turn 0 lists her reminders, turn 1 asks the weather."""
+    scenario = login_scenario()
+    world = scenario.world.model_copy(
+        update={
+            "tables": {
+                "tooltalk_accounts": [
+                    {**scenario.world.tables["tooltalk_accounts"][0], "session_token": "tok"}
+                ]
+            },
+            "session": {"session_token": "tok", "username": "alice"},
+        }
+    )
+    reference = [
+        ReferenceTurn(
+            user="My reminders?",
+            calls=[ReferenceCall(name="GetReminders", result={"reminders": []}, check=True)],
+            reply="None.",
+        ),
+        ReferenceTurn(user="Thanks.", reply="Bye!"),
+    ]
+    return scenario.model_copy(update={"id": "reminders", "world": world, "reference": reference})
+
+
+def test_a_session_token_copied_into_a_call_is_what_the_reference_made_of_it() -> None:
+    """Shown the reference's requests, a model copies `session_token` into its calls: the
+    reference overwrote it for tools that need a login (so GetReminders, which compares whole
+    requests, still matches) and failed the call for the others."""
+
+    def plan(turn: int, step: int) -> AssistantTurn:
+        script = {
+            0: [
+                calls(("CurrentWeather", {"location": "x", "session_token": "tok"})),
+                calls(("GetReminders", {"session_token": "copied"})),
+            ]
+        }.get(turn, [])
+        return script[step] if step < len(script) else AssistantTurn(content="ok")
+
+    scenario = reminders_scenario()
+    matched = {}
+    for presentation in ("tooltalk", "toolplay"):
+        trajectory = asyncio.run(
+            support.play("static", scenario, Policy(plan), presentation=presentation)
+        )
+        predictions = support.details(score_tooltalk(scenario, trajectory, ScoringContext()))[
+            "predictions"
+        ]
+        assert predictions[0]["error"] is not None
+        assert predictions[1]["arguments"] == {}
+        matched[presentation] = [p["matches_ground_truth"] for p in predictions]
+    # toolplay's own tools refuse an argument they do not take
+    assert matched == {"tooltalk": [None, 0], "toolplay": [None, None]}

@@ -30,6 +30,7 @@ from toolplay.analysis._metrics import (
 )
 from toolplay.analysis._run_data import ReportError, RunData, RunEntry, load_run, run_scorers
 from toolplay.analysis._significance import PairedRuns, RunRanking, Significance, significance
+from toolplay.analysis._user_models import UserErrorRate, UserModelComparison
 
 __all__ = [
     "COUNT_KEYS",
@@ -46,6 +47,8 @@ __all__ = [
     "Significance",
     "SummaryView",
     "TrialRow",
+    "UserErrorRate",
+    "UserModelComparison",
     "Value",
     "chart_metric",
     "compare_runs",

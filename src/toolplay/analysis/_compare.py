@@ -12,7 +12,8 @@ Two kinds of agreement, labelled apart:
 - **per dialogue**: scores compared per scenario id, averaged over a run's scored trials, so
   a static and a dynamic run of the same suite (or two assistants) pair up scenario by
   scenario. Only scenarios scored in both sides enter a pair's statistics (`n`).
-Beside both, the runs' paired differences with intervals and p-values (`_significance`).
+Beside both, the runs' paired differences with intervals and p-values (`_significance`), and
+for runs played with different simulated users what the user changes (`_user_models`).
 Human scores come from a CSV of `scenario_id,score` rows (a header row is optional); they
 should be on the same scale as the runs' scores (0–1) for ICC(3,1) to be meaningful, as
 ICC's consistency form forgives a constant offset but not a different scale.
@@ -30,6 +31,7 @@ from pathlib import Path
 from toolplay.analysis._metrics import Value, chart_metric, group_table, summary_view, trial_rows
 from toolplay.analysis._run_data import ReportError, RunData, load_run, run_scorers
 from toolplay.analysis._significance import Significance, significance
+from toolplay.analysis._user_models import UserModelComparison, compare_user_models
 from toolplay.runs import RunSummary
 from toolplay.scoring import Scorer
 from toolplay.stats import (
@@ -87,6 +89,8 @@ class Comparison:
     system_metric: str | None = None
     significance: Significance | None = None
     """Paired differences (two runs) or pairwise differences and a ranking (more)."""
+    user_models: UserModelComparison | None = None
+    """What changes with the simulated user, when the runs had two or more (`_user_models`)."""
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -291,6 +295,7 @@ def compare_runs(
         significance=significance(labels, runs, uncertainty or UncertaintySettings(), scorers)
         if len(runs) >= 2
         else None,
+        user_models=compare_user_models(runs, labels),
     )
 
 

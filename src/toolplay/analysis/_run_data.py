@@ -6,7 +6,8 @@ SQLite store (`run.sqlite`, the source of truth) or, when a directory was copied
 is never loaded: what a report needs about a scenario (description, categories, split,
 augmentation, domain) is stored with its trajectory (`Trajectory.scenario`), or for runs made
 before trajectories carried it, in the store's `scenario_info` meta that `toolplay score`
-writes. A run that has neither shows no categories and says how to record them.
+writes. A run that has neither shows no categories and says how to record them. Judge reviews
+stored beside the run (`reviews/`, `toolplay review`) are read too.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from toolplay.catalog import CatalogError, build_catalog
-from toolplay.errors import UserError
+from toolplay.errors import InputError
 from toolplay.messages import ScenarioInfo, Trajectory, turn_count
 from toolplay.runs import (
     TRAJECTORY_LINE,
@@ -31,6 +32,8 @@ from toolplay.runs import (
     RunConfig,
     RunSummary,
     ScoreLine,
+    StoredReview,
+    load_reviews,
 )
 from toolplay.scoring import ScenarioScore, Scorer
 from toolplay.store import (
@@ -51,7 +54,7 @@ M = TypeVar("M", bound=BaseModel)
 __all__ = ["ReportError", "RunData", "RunEntry", "load_run", "run_scorers"]
 
 
-class ReportError(UserError):
+class ReportError(InputError):
     """A run directory (or a file given to a report) cannot be read; names file and reason."""
 
 
@@ -104,6 +107,8 @@ class RunData:
     notes: list[str] = field(default_factory=list)
     suite_ids: frozenset[str] | None = None
     """Ids of every scenario of the run's suite (None when the store did not record them)."""
+    reviews: list[StoredReview] = field(default_factory=list)
+    """Judge models' reviews of the simulated user stored beside the run (`toolplay review`)."""
 
     @property
     def label(self) -> str:
@@ -282,7 +287,7 @@ def load_run(run_dir: Path) -> RunData:
         )
     entries.sort(key=lambda e: (e.id, e.trial))
     known = frozenset(str(i) for i in suite_ids) if isinstance(suite_ids, list) else None
-    return RunData(run_dir, summary, config, entries, notes, known)
+    return RunData(run_dir, summary, config, entries, notes, known, load_reviews(run_dir))
 
 
 def run_scorers(runs: Sequence[RunData], plugins: Sequence[str] = ()) -> Mapping[str, Scorer]:

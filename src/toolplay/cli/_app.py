@@ -2,7 +2,7 @@
 
 Two kinds of error end a command (`toolplay.errors`):
 
-- the user's input (a `UserError`, a bad run setting, a file that cannot be read): one line,
+- the user's input (a `InputError`, a bad run setting, a file that cannot be read): one line,
   `error: <what>: <why>`, on stderr, exit status 2. That holds for usage errors too (an
   unknown option, a value of the wrong type, a missing argument), which Click would otherwise
   print as a usage banner and a boxed message, and for a bad run setting, which names the
@@ -35,7 +35,7 @@ from typer.core import TyperGroup
 
 from toolplay import __version__
 from toolplay.catalog import Catalog, build_catalog
-from toolplay.errors import INFRASTRUCTURE, INTERNAL, SCORER_FAILED, USAGE, UserError
+from toolplay.errors import INFRASTRUCTURE, INTERNAL, SCORER_FAILED, USAGE, InputError
 from toolplay.runs import (
     OptionError,
     RunConfig,
@@ -221,7 +221,7 @@ def user_facing(exc: BaseException) -> bool:
     """Whether `exc` is about what the user gave (else it is a bug)."""
     if isinstance(exc, ValidationError):
         return exc.title == RunConfig.__name__  # a run setting, named by its option
-    return isinstance(exc, UserError | OSError)  # a file that cannot be read or written
+    return isinstance(exc, InputError | OSError)  # a file that cannot be read or written
 
 
 def report_bug(exc: BaseException) -> None:

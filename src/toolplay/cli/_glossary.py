@@ -19,13 +19,14 @@ def glossary_command(
     ] = False,
 ) -> None:
     """Explain every metric: what it means, its range, how it aggregates, where it comes from."""
-    scorers = catalog().scorers
+    built = catalog()
+    scorers, checks = built.scorers, built.user_checks.values()
     if markdown:
-        typer.echo(glossary_markdown(scorers), nl=False)
+        typer.echo(glossary_markdown(scorers, checks), nl=False)
         return
     table = Table(title="Metrics", title_justify="left", header_style="dim", show_lines=True)
     for column in ("metric", "reported by", "meaning", "range", "aggregation", "from"):
         table.add_column(column)
-    for row in glossary(scorers):
+    for row in glossary(scorers, user_checks=checks):
         table.add_row(*(Text(cell.replace("`", "")) for cell in row))
     console.print(table)

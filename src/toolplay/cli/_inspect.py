@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from toolplay.cli._app import _guard, app, catalog, console
-from toolplay.errors import UserError
+from toolplay.errors import InputError
 from toolplay.runs import RunSummary
 
 
@@ -29,7 +29,7 @@ def import_inspect(
         try:
             from toolplay.integrations.inspect import import_inspect_log
         except ImportError as exc:
-            raise UserError(
+            raise InputError(
                 f"reading Inspect logs needs the inspect extra: pip install 'toolplay[inspect]' "
                 f"({exc})"
             ) from exc

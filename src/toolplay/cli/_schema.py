@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from toolplay.cli._app import _guard, app, catalog
-from toolplay.errors import UserError
+from toolplay.errors import InputError
 from toolplay.runs import SCHEMAS, json_schema
 
 
@@ -25,4 +25,4 @@ def _schema(name: str) -> dict[str, object]:
     try:
         return json_schema(name, catalog())
     except KeyError as exc:
-        raise UserError(str(exc.args[0])) from None
+        raise InputError(str(exc.args[0])) from None

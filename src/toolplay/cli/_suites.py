@@ -12,7 +12,7 @@ from rich.text import Text
 
 from toolplay.cli._app import _guard, app, catalog, console, err_console
 from toolplay.cli._listing import detail, heading, paragraph, signature, type_of
-from toolplay.errors import UserError
+from toolplay.errors import InputError
 from toolplay.scenarios import ScenarioEntry
 from toolplay.validate import validate_suite
 
@@ -116,7 +116,7 @@ def tools(
 
 
 def _refuse(message: str) -> None:
-    raise UserError(message)
+    raise InputError(message)
 
 
 def _tool_in_full(schema: dict[str, Any], domain: str, kind: str, reads: Any, writes: Any) -> None:

@@ -83,4 +83,5 @@ def run_calls(bus: MessageBus, environment: Environment, turn: int | None = None
             error=outcome.error,
             error_type=outcome.error_type,
             turn=turn,
+            executed_arguments=outcome.executed_arguments,
         )

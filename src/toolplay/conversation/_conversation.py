@@ -62,8 +62,12 @@ class Conversation:
         self.setup = request.setup
         self.presentation = presentation or shown_tools(request)
         self.renamed = renamed(self.presentation)
+        self.executor = request.presentation.executor(self.setup)
+        """Runs the calls when the presentation brings its reference's way (else the registry)."""
         self.world = self.setup.new_world()
-        self.environment = Environment(self.world, self.setup.offered, self.presentation)
+        self.environment = Environment(
+            self.world, self.setup.offered, self.presentation, self.executor
+        )
         self.bus = MessageBus()
         self.prompt = prompt
         self.usage = Usage()
@@ -75,7 +79,7 @@ class Conversation:
     def use_world(self, world: World) -> None:
         """Act on `world` from now on (static modes rebuild the world for every turn)."""
         self.world = world
-        self.environment = Environment(world, self.setup.offered, self.presentation)
+        self.environment = Environment(world, self.setup.offered, self.presentation, self.executor)
 
     async def user_says(self) -> None:
         """The user's next message, posted to the assistant.

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolplay.messages import ToolCall
+from toolplay.scenarios import CallExecutor
 from toolplay.tools import Registry, ToolOutcome, ToolPresentation
 from toolplay.world import World
 
@@ -52,18 +53,31 @@ class Environment:
     """Executes calls for one conversation; owns the world and the offered tools.
 
     Calls arrive under the names the assistant was shown; `presentation` maps them to the real
-    tools. A name that was not shown is an unknown tool.
+    tools. A name that was not shown is an unknown tool. An `executor` (a reference
+    presentation's) runs every call itself instead (a shown name mapped to its tool, any
+    other name as given: the executor decides what an unknown name is).
     """
 
     def __init__(
-        self, world: World, registry: Registry, presentation: ToolPresentation | None = None
+        self,
+        world: World,
+        registry: Registry,
+        presentation: ToolPresentation | None = None,
+        executor: CallExecutor | None = None,
     ) -> None:
         self.world = world
         self.registry = registry
         self.presentation = presentation or ToolPresentation.plain(registry)
+        self.executor = executor
 
     def execute(self, call: ToolCall, index: int) -> ToolOutcome:
         """Run one call, recording world changes against message `index`."""
+        if self.executor is not None:
+            self.world.index = index
+            real = self.presentation.real_name(call.name)
+            if real is not None and real != call.name:
+                call = call.model_copy(update={"name": real})
+            return self.executor.execute(self.world, call)
         real = self.presentation.real_name(call.name)
         if real is None:
             shown = ", ".join(self.presentation.names) or "none"

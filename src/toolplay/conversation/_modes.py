@@ -22,6 +22,11 @@ cap ends the trajectory with `call_limit` (the other turns are still played). `c
 only what the assistant's own calls changed, each recorded against the world of its turn: as
 every turn starts from a rebuilt world, these do not compose into one history.
 
+A presentation may bring its reference's executor (`Presentation.executor`, e.g. ToolTalk's):
+it then runs the assistant's calls and the replay of the reference, and each ground-truth call
+is posted with the arguments as that executor ran it (`executed_arguments` on its result), for
+a presentation that shows calls that way.
+
 Prompts: `--system-prompt` replaces the base prompt (the scenario's time, location and user
 follow it); without it, a scenario that brings its own prompt (`metadata["system_prompt"]`,
 ToolTalk's) keeps it in `dynamic` and `static` alike, so the two differ only in play.
@@ -42,8 +47,8 @@ from toolplay.conversation._reference import (
     post_user,
 )
 from toolplay.messages import Message, ToolCall, Trajectory
-from toolplay.scenarios import ReferenceTurn
-from toolplay.tools import ToolCrash
+from toolplay.scenarios import CallExecutor, ReferenceTurn
+from toolplay.tools import ToolCrash, ToolOutcome
 
 
 async def play_dynamic(request: PlayRequest) -> Trajectory:
@@ -68,15 +73,19 @@ async def play_static(request: PlayRequest) -> Trajectory:
     )
     shown = {real: name for name, real in conversation.presentation.names.items()}
     bus = conversation.bus
+    executor = conversation.executor
     capped = False
     try:
+        executed = _executed_reference(request, executor)
         for t, turn in enumerate(scenario.reference):
             if turn.user is not None:
                 post_user(bus, turn.user, t)
             if turn.reply is None and not turn.calls:
                 continue
             try:
-                conversation.use_world(request.setup.replay_reference(scenario.reference[:t]))
+                conversation.use_world(
+                    request.setup.replay_reference(scenario.reference[:t], executor=executor)
+                )
             except ToolCrash as exc:
                 raise Stop("infrastructure_error", str(exc)) from exc
             acted = await conversation.assistant_acts(
@@ -85,7 +94,7 @@ async def play_static(request: PlayRequest) -> Trajectory:
                 cap=request.settings.of(StaticSettings).calls_per_turn,
             )
             capped = capped or acted.capped
-            _post_reference(bus, turn, t, shown)
+            _post_reference(bus, turn, t, shown, executed)
     except Stop as stop:
         return conversation.trajectory(stop, mode="static", user=REFERENCE_USER)
     return conversation.trajectory(
@@ -113,7 +122,40 @@ def _sees(message: Message, turn: int) -> bool:
     return message.sender == "system" or message.from_reference or message.turn == turn
 
 
-def _post_reference(bus: MessageBus, turn: ReferenceTurn, t: int, shown: dict[str, str]) -> None:
+def _executed_reference(
+    request: PlayRequest, executor: CallExecutor | None
+) -> dict[tuple[int, int], str | None]:
+    """How an executor ran each ground-truth call, by (turn, call): its executed arguments.
+
+    A reference presentation may show the ground-truth calls as its reference's executor left
+    them (ToolTalk's writes the session token in force into them). The replay is deterministic,
+    so one replay of the whole reference gives what every turn's replay gives.
+    """
+    if executor is None:
+        return {}
+    outcomes: list[ToolOutcome] = []
+    try:
+        request.setup.replay_reference(executor=executor, outcomes=outcomes)
+    except ToolCrash as exc:
+        raise Stop("infrastructure_error", str(exc)) from exc
+    positions = [
+        (t, c)
+        for t, turn in enumerate(request.setup.scenario.reference)
+        for c in range(len(turn.calls))
+    ]
+    return {
+        position: outcome.executed_arguments
+        for position, outcome in zip(positions, outcomes, strict=True)
+    }
+
+
+def _post_reference(
+    bus: MessageBus,
+    turn: ReferenceTurn,
+    t: int,
+    shown: dict[str, str],
+    executed: dict[tuple[int, int], str | None],
+) -> None:
     """Append turn `t`'s ground-truth calls, their recorded outcomes and reply."""
     for c, call in enumerate(turn.calls):
         request = ToolCall(
@@ -140,6 +182,7 @@ def _post_reference(bus: MessageBus, turn: ReferenceTurn, t: int, shown: dict[st
             error_type="tool_error" if call.exception is not None else None,
             turn=t,
             from_reference=True,
+            executed_arguments=executed.get((t, c)),
         )
     if turn.reply is not None:
         post_reply(bus, turn.reply, t)

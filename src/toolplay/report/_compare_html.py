@@ -12,6 +12,7 @@ from toolplay.report._charts import Point, scatter_plot
 from toolplay.report._format import fmt, stat_cells, system_cells
 from toolplay.report._page import render_page
 from toolplay.report._significance_cells import significance_context
+from toolplay.report._user_errors import user_models_context
 from toolplay.store import write_atomic
 
 __all__ = ["build_comparison", "write_comparison"]
@@ -71,6 +72,7 @@ def build_comparison(comparison: Comparison, *, human_file: Path | None = None) 
             for s in comparison.systems
         ],
         system_metric=comparison.system_metric,
+        user_models=user_models_context(comparison.user_models),
     )
 
 

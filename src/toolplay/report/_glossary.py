@@ -3,9 +3,10 @@
 It is generated, never written by hand: each scoring method declares its metrics beside its
 scorer and aggregator (`scoring.Metric`, registered in the catalog), and the figures every run
 has whatever its method (pass^k, the spread over trials, the group counts of the breakdowns)
-are declared here. The README's glossary is this module's Markdown (a test keeps the two
-equal), the HTML report shows the same rows in a collapsible block, and `toolplay glossary`
-prints them.
+are declared here, and so are the figures of the user-error checks, one row per check the
+catalog holds (`toolplay.users`). The README's glossary is this module's Markdown (a test keeps
+the two equal), the HTML report shows the same rows in a collapsible block, and `toolplay
+glossary` prints them.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from toolplay.scoring import Metric, Scorer
+from toolplay.users import UserCheck
 
 __all__ = ["RUN_METRICS", "GlossaryRow", "glossary", "glossary_markdown"]
 
@@ -60,6 +62,27 @@ RUN_METRICS = (
 )
 """Figures of every run, whatever its scoring method."""
 
+USER_ERROR_METRICS = (
+    Metric(
+        "user_errors.share_with_errors",
+        "Share of checked scenario trials in which the user-error checks flagged at least one "
+        "user message (`user_errors.trials_with_errors` / `user_errors.trials`).",
+        range="0 to 1, lower is better",
+        aggregation="trials with at least one user error / checked trials",
+    ),
+    Metric(
+        "user_errors.without_user_errors.METRIC",
+        "Each headline METRIC recomputed over the scored trials in which no user error was "
+        "found, with its bootstrap interval; flagged trials stay in every other figure.",
+        range="as METRIC",
+        aggregation="as METRIC, over the trials without a user error",
+    ),
+)
+"""Figures of a run with a simulated user, besides the per-kind counts of each check."""
+
+SIMULATED_USER = "a simulated user"
+"""Who reports the user-error figures (the glossary's `reported by`)."""
+
 
 class GlossaryRow(NamedTuple):
     """One glossary entry: a metric as a scoring method (or every run) reports it."""
@@ -72,12 +95,18 @@ class GlossaryRow(NamedTuple):
     origin: str
 
 
-def glossary(scorers: Mapping[str, Scorer], only: Iterable[str] | None = None) -> list[GlossaryRow]:
-    """The glossary rows: each scorer's declared metrics (by scorer name), then `RUN_METRICS`.
+def glossary(
+    scorers: Mapping[str, Scorer],
+    only: Iterable[str] | None = None,
+    user_checks: Iterable[UserCheck] = (),
+) -> list[GlossaryRow]:
+    """The glossary rows: each scorer's declared metrics (by scorer name), `RUN_METRICS`, then
+    one row per user-error check and the user-error figures (when `user_checks` are given).
 
     Args:
         scorers: The catalog's scorers by name.
         only: Keep only these scorers (e.g. the methods a run used); None keeps all.
+        user_checks: The catalog's user-error checks.
     """
     wanted = set(scorers) if only is None else set(only)
     rows = [
@@ -90,6 +119,23 @@ def glossary(scorers: Mapping[str, Scorer], only: Iterable[str] | None = None) -
         GlossaryRow(m.name, "every run", m.description, m.range, m.aggregation, m.method)
         for m in RUN_METRICS
     ]
+    checks = list(user_checks)
+    rows += [
+        GlossaryRow(
+            f"user_errors.{c.name}",
+            SIMULATED_USER,
+            c.definition,
+            "count",
+            "user messages flagged and trials with one (`user_errors.by_kind`)",
+            c.method,
+        )
+        for c in checks
+    ]
+    if checks:
+        rows += [
+            GlossaryRow(m.name, SIMULATED_USER, m.description, m.range, m.aggregation, m.method)
+            for m in USER_ERROR_METRICS
+        ]
     return rows
 
 
@@ -97,7 +143,7 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def glossary_markdown(scorers: Mapping[str, Scorer]) -> str:
+def glossary_markdown(scorers: Mapping[str, Scorer], user_checks: Iterable[UserCheck] = ()) -> str:
     """The glossary as a Markdown table (the README's copy)."""
     lines = [
         "| metric | reported by (`evaluation`) | meaning | range | aggregation | from |",
@@ -105,6 +151,6 @@ def glossary_markdown(scorers: Mapping[str, Scorer]) -> str:
     ]
     lines += [
         "| " + " | ".join(_cell(c) for c in (f"`{r.name}`", *r[1:])) + " |"
-        for r in glossary(scorers)
+        for r in glossary(scorers, user_checks=user_checks)
     ]
     return "\n".join(lines) + "\n"

@@ -6,7 +6,9 @@ turn-count distributions), the breakdown tables, infrastructure errors, and a sc
 browser (filters: text, category, augmentation, failed only) with a trajectory viewer per
 scenario: the conversation with each party's view, tool calls with arguments and results or
 errors, world changes under the message that made them, and the milestone → message mapping,
-minefields and call matches when the scorer recorded them.
+minefields and call matches when the scorer recorded them. With a simulated user, a panel
+counts its errors per kind and sets each headline metric beside its value without the trials
+that have one; the viewer marks each flagged user message with the check's evidence.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from toolplay.analysis import (
 from toolplay.messages import Usage
 from toolplay.report._evidence import extract_evidence
 from toolplay.report._format import fmt
-from toolplay.report._glossary import glossary
+from toolplay.report._glossary import GlossaryRow, glossary
 from toolplay.report._intervals import (
     ci_header,
     interval_text,
@@ -46,6 +48,12 @@ from toolplay.report._sections import (
     error_items,
     group_chart,
     termination_chart,
+)
+from toolplay.report._user_errors import (
+    judged_by_trial,
+    review_context,
+    run_user_checks,
+    user_error_context,
 )
 from toolplay.runs import RunSummary
 from toolplay.scoring import Scorer
@@ -146,6 +154,17 @@ def _cards(run: RunData, metrics: list[tuple[str, Value]]) -> list[dict[str, str
                 "cls": "",
             }
         )
+    section = summary.user_errors if summary is not None else None
+    if section is not None and section.share_with_errors is not None:
+        cards.append(
+            {
+                "key": "user_errors",
+                "label": "trials with a user error",
+                "value": f"{section.share_with_errors:.0%}",
+                "note": f"{section.trials_with_errors} of {section.trials} (simulated user)",
+                "cls": "warn" if section.trials_with_errors else "",
+            }
+        )
     usage = _usage(run)
     if usage.calls:
         cards.append(
@@ -210,6 +229,12 @@ def _entry(entry: RunEntry, scorers: Mapping[str, Scorer]) -> dict[str, Any]:
         if score is None or score.evidence is None
         else score.evidence.model_dump(mode="json"),
         "evidence": extract_evidence(score, scorers),
+        "user_errors": []
+        if score is None or score.user_errors is None
+        else [e.model_dump(mode="json") for e in score.user_errors.errors],
+        "user_error_count": 0
+        if score is None or score.user_errors is None
+        else len(score.user_errors.errors),
     }
 
 
@@ -219,6 +244,14 @@ def _scorers(run: RunData) -> Mapping[str, Scorer]:
         return run_scorers([run])
     except ReportError:  # a plugin of the run no longer loads: the built-ins still explain
         return run_scorers([])
+
+
+def _glossary(run: RunData, scorers: Mapping[str, Scorer]) -> list[GlossaryRow]:
+    """The glossary rows of the methods this run used (and the figures every run has; the
+    user-error checks' when the run has a simulated user).
+    """
+    checks = run_user_checks(run) if run.summary and run.summary.user_errors else ()
+    return glossary(scorers, {e.evaluation for e in run.entries}, checks)
 
 
 def build_report(run: RunData) -> str:
@@ -251,7 +284,10 @@ def build_report(run: RunData) -> str:
         )
     usage = _usage(run)
     suite = summary.suite_name if summary is not None else run.describe("suite")
-    entries = [_entry(e, scorers) for e in run.entries]
+    judged = judged_by_trial(run)
+    entries = [
+        {**_entry(e, scorers), "judged": judged.get((e.id, e.trial), [])} for e in run.entries
+    ]
     return render_page(
         "report.html.jinja",
         script="report.js",
@@ -290,7 +326,9 @@ def build_report(run: RunData) -> str:
         charts=charts,
         groups=group_tables,
         errors=error_items(run),
-        glossary=glossary(scorers, {e.evaluation for e in run.entries}),
+        glossary=_glossary(run, scorers),
+        user_errors=user_error_context(summary),
+        reviews=review_context(run),
     )
 
 

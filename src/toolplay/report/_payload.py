@@ -29,7 +29,16 @@ __all__ = ["CHUNK", "DETAIL_KEYS", "pack_entries", "unpack_payload"]
 CHUNK = 64
 """Records per compressed chunk of conversations (one chunk inflates to about 0.4 MB)."""
 
-DETAIL_KEYS = ("mode", "tool_names", "messages", "changes", "details", "evidence")
+DETAIL_KEYS = (
+    "mode",
+    "tool_names",
+    "messages",
+    "changes",
+    "details",
+    "evidence",
+    "user_errors",
+    "judged",
+)
 """The keys of a record that travel in its chunk rather than in the index."""
 
 

@@ -25,6 +25,7 @@ from toolplay.analysis import (
 from toolplay.report._format import fmt, stat_cells, system_cells
 from toolplay.report._intervals import ci_header, interval_text, with_intervals
 from toolplay.report._terminal_stats import render_significance, render_trial_power
+from toolplay.report._user_errors import render_user_errors, render_user_models
 from toolplay.runs import RunSummary
 from toolplay.scoring import Scorer
 
@@ -124,6 +125,7 @@ def render_summary(
     _render_trials(summary, console)
     render_trial_power(summary, console)
     _render_termination(summary, console)
+    render_user_errors(summary, console)
     usage = summary.usage
     if usage.calls:
         console.print(
@@ -245,3 +247,4 @@ def render_comparison(comparison: Comparison, console: Console) -> None:
         )
     )
     render_significance(comparison.significance, console)
+    render_user_models(comparison.user_models, console)

@@ -20,9 +20,15 @@ from toolplay.roles._base import (
     UserTurn,
     sees_reference,
 )
-from toolplay.roles._chat import ChatAssistant, ChatModelRole, chat_request, openai_messages
+from toolplay.roles._chat import (
+    ChatAssistant,
+    ChatModelRole,
+    calls_so_far,
+    chat_request,
+    openai_messages,
+)
 from toolplay.roles._kinds import builtin_assistant_kinds, builtin_user_kinds
-from toolplay.roles._model_user import END_CONVERSATION_TOOL, ModelUser
+from toolplay.roles._model_user import END_CONVERSATION_TOOL, ModelUser, user_system_prompt
 from toolplay.roles._oracle import OracleAssistant, SilentAssistant
 from toolplay.roles._presentation import (
     Presentation,
@@ -68,7 +74,9 @@ __all__ = [
     "UserTurn",
     "builtin_assistant_kinds",
     "builtin_user_kinds",
+    "calls_so_far",
     "chat_request",
     "openai_messages",
     "sees_reference",
+    "user_system_prompt",
 ]

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from toolplay.clients import ModelOptions, ResponseCache
-from toolplay.errors import UserError
+from toolplay.errors import InputError
 from toolplay.messages import Message, ModelExchange, TerminationReason, ToolCall, Usage
 from toolplay.scenarios import Scenario
 
@@ -156,5 +156,5 @@ class ReplayFormat:
     """Whether PATH is one of these (None: any PATH no other format accepts)."""
 
 
-class RoleSpecError(UserError):
+class RoleSpecError(InputError):
     """A role spec names no known kind of role."""

@@ -42,6 +42,7 @@ class ModelUser(ChatModelRole):
             return UserTurn(content=context.scenario.script[0])
         request = self.presentation.user_request(self.model, self.model_settings, context)
         reply = await self.client.complete(request, trial=context.trial)
+        reply = self.presentation.read_user_reply(reply, context)
         if any(call.name == "end_conversation" for call in reply.tool_calls):
             return UserTurn(end="user_ended", usage=reply.usage)
         return UserTurn(content=(reply.content or "").strip(), usage=reply.usage)

@@ -5,10 +5,12 @@ The scoring is the method's scorer; the request is the *presentation*: the assis
 text, how every earlier message (calls, their argument text, results and errors) is rendered,
 the tool schemas (names, order, descriptions), the sampling settings sent, the wire format,
 how a call is forced, how the answer is read (native tool calls, or calls written as text), and
-the same for a simulated user's requests. For a method's official data the method registers a
-presentation that sends what its reference sends, byte for byte; `Presentation` itself is
-toolplay's own (the `toolplay` presentation), which toolplay's own suites use. A run has one
-presentation (`RunConfig.presentation`, default: the suite's), recorded in `config.json`.
+the same for a simulated user's requests; and, where a model can see the difference, how its
+calls run (`executor`: a reference's order of checks, error texts, partial writes). For a
+method's official data the method registers a presentation that sends what its reference
+sends, byte for byte; `Presentation` itself is toolplay's own (the `toolplay` presentation),
+which toolplay's own suites use. A run has one presentation (`RunConfig.presentation`, default:
+the suite's), recorded in `config.json`.
 
 A presentation is handed to the model-backed roles when they are built (`RoleRequest`) and to
 the modes with each `PlayRequest` (the system text and the tools the conversation shows). Roles
@@ -34,7 +36,7 @@ from toolplay.clients import ChatReply, ModelSettings, Wire, on_wire
 from toolplay.messages import Message
 from toolplay.roles._texts import PromptTexts
 from toolplay.roles._user_briefing import END_CONVERSATION_TOOL, simulator_messages
-from toolplay.scenarios import Scenario, ScenarioSetup
+from toolplay.scenarios import CallExecutor, Scenario, ScenarioSetup
 from toolplay.tools import ToolPresentation
 
 if TYPE_CHECKING:
@@ -177,6 +179,14 @@ class Presentation:
         """
         return offered
 
+    def executor(self, setup: ScenarioSetup) -> CallExecutor | None:
+        """What runs the assistant's calls and replays the reference (toolplay's: None, the
+        registry: validated arguments, all-or-nothing calls, toolplay's error texts). A
+        reference presentation returns its reference's way when the model can see the
+        difference (results, error texts, what the calls are shown as).
+        """
+        return None
+
     # -- the assistant's requests --------------------------------------------------------
 
     def settings(self, settings: ModelSettings) -> ModelSettings:
@@ -237,6 +247,12 @@ class Presentation:
             [END_CONVERSATION_TOOL] if last == "assistant" or not reference else [],
             trial=context.trial,
         )
+
+    def read_user_reply(self, reply: ChatReply, context: UserContext) -> ChatReply:
+        """A model-driven user's answer as toolplay takes it (toolplay's: as the model gave it;
+        the user role strips its text).
+        """
+        return reply
 
 
 def toolplay_presentation(texts: Callable[[], PromptTexts] = PromptTexts) -> Presentation:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-from toolplay.errors import UserError
+from toolplay.errors import InputError
 from toolplay.faults import InfrastructureError
 from toolplay.messages import Trajectory
 from toolplay.roles._base import AssistantContext, AssistantTurn
@@ -32,7 +32,7 @@ RECORDED_MODE = "recorded"
 """`Trajectory.mode` of a trajectory read from a recording (toolplay did not play it)."""
 
 
-class RecordingError(UserError):
+class RecordingError(InputError):
     """A recording cannot serve a run (a scenario without a record, too few trials)."""
 
 

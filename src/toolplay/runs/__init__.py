@@ -29,6 +29,15 @@ from toolplay.runs._lines import (
 from toolplay.runs._plan import Intent, RunPlan, catalog_for, resolve_run
 from toolplay.runs._preflight import RunError
 from toolplay.runs._resume import default_out, stored_settings
+from toolplay.runs._review import (
+    REVIEWS_DIR,
+    Agreement,
+    ReviewSummary,
+    StoredReview,
+    judge_slug,
+    load_reviews,
+    review_run,
+)
 from toolplay.runs._runner import (
     RunStats,
     execute_run,
@@ -53,16 +62,33 @@ from toolplay.runs._summary import (
 from toolplay.runs._trial import TrialOutcome, scenario_info, scorer_failure
 from toolplay.runs._trials import TrialStatistics, trial_statistics
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
+from toolplay.runs._user_errors import (
+    KindCount,
+    UserErrorSummary,
+    WithoutUserErrors,
+    user_error_summary,
+)
 from toolplay.runs._writer import StoreWriter
 
 __all__ = [
     "CEILING",
     "FLOOR",
     "Baselines",
+    "Agreement",
+    "REVIEWS_DIR",
+    "ReviewSummary",
+    "StoredReview",
+    "judge_slug",
+    "load_reviews",
+    "review_run",
     "Executor",
     "Intent",
     "RunPlan",
     "StoreWriter",
+    "KindCount",
+    "UserErrorSummary",
+    "WithoutUserErrors",
+    "user_error_summary",
     "LocalExecutor",
     "TrialOutcome",
     "play_baselines",

@@ -42,7 +42,7 @@ from pydantic_core import ErrorDetails
 from toolplay.catalog import Catalog, build_catalog
 from toolplay.clients import OPERATIONAL, ModelOptions
 from toolplay.conversation import PlaySettings
-from toolplay.errors import UserError
+from toolplay.errors import InputError
 from toolplay.scenarios import check_augmentation
 from toolplay.scoring import ScoringSettings
 from toolplay.settings import Settings, SettingsBag
@@ -65,11 +65,11 @@ _LEGACY_KEYS = {
 core fields then)."""
 
 
-class OptionError(UserError):
+class OptionError(InputError):
     """An `--option` key names no setting."""
 
 
-class SettingError(UserError):
+class SettingError(InputError):
     """A value given for a component's setting is not valid for it (names the option)."""
 
     def __init__(self, option: str, reason: str) -> None:

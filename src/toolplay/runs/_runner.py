@@ -229,6 +229,7 @@ async def execute_run(
             run_header(plan, context, roles),
             plan.catalog.scorers,
             uncertainty=config.uncertainty,
+            user_checks=list(plan.catalog.user_checks),
         )
         write_json(config.out / SUMMARY_FILE, summary.to_json())
         return summary
@@ -304,7 +305,12 @@ def rescore_run(
         settings = uncertainty or _stored_uncertainty(store)
         store.set_meta(_UNCERTAINTY, settings.model_dump(mode="json"))
         summary = build_summary(
-            plan.scenarios, store.results(), header, catalog.scorers, uncertainty=settings
+            plan.scenarios,
+            store.results(),
+            header,
+            catalog.scorers,
+            uncertainty=settings,
+            user_checks=list(catalog.user_checks),
         )
         write_json(run_dir / SUMMARY_FILE, summary.to_json())
         return summary

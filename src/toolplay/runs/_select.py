@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolplay.errors import UserError
+from toolplay.errors import InputError
 from toolplay.scenarios import COMPOSE, SCRAMBLE_BASE, Scenario, Suite, augmentation_variant
 
 __all__ = ["SelectionError", "carried_augmentations", "select_scenarios"]
 
 
-class SelectionError(UserError):
+class SelectionError(InputError):
     """`--augment` names something the suite cannot provide."""
 
 

@@ -8,7 +8,8 @@ interrupted and not yet resumed, or rows dropped as damaged) are counted under `
 listed under `missing_list`; both keys appear only when some trial is missing. `trials` holds
 pass^k and the score's mean ± std over trials. `uncertainty` holds the confidence intervals of
 the headline figures and the trial power (`_uncertainty`), with the settings that produced
-them; the runner and `rescore_run` always write it.
+them; the runner and `rescore_run` always write it. `user_errors` counts the simulated user's
+errors and gives the metrics without the trials that have one (`_user_errors`).
 
 `RunSummary` is published as JSON Schema (`toolplay schema summary`); `summary_version`
 changes when a field changes meaning or disappears. Version 2 holds each method's own part in
@@ -30,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from toolplay.messages import Trajectory, Usage
 from toolplay.runs._trials import TrialStatistics, trial_statistics
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
+from toolplay.runs._user_errors import UserErrorSummary, user_error_summary
 from toolplay.scenarios import Scenario, augmentation_of
 from toolplay.scoring import (
     MetricValues,
@@ -149,6 +151,12 @@ class RunSummary(BaseModel):
         default=None,
         description="Confidence intervals of the headline figures, and trial power.",
     )
+    user_errors: UserErrorSummary | None = Field(
+        default=None,
+        description="Errors of the simulated user found by the user-error checks, per kind, "
+        "and the headline metrics without the trials that have one; absent when no user "
+        "message was written by a simulator (a scripted user).",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -168,10 +176,12 @@ def build_summary(
     scorers: Mapping[str, Scorer],
     *,
     uncertainty: UncertaintySettings | None = None,
+    user_checks: Sequence[str] = (),
 ) -> RunSummary:
     """The run summary: counts, errors, terminations, usage and method metrics.
 
-    With `uncertainty` settings it also holds the intervals and trial power they produce.
+    With `uncertainty` settings it also holds the intervals and trial power they produce;
+    `user_checks` names the registered user-error checks (`user_errors` lists each).
     """
     by_id = {s.id: s for s in scenarios}
     scored: list[Scored] = []
@@ -223,6 +233,7 @@ def build_summary(
         uncertainty=None
         if uncertainty is None
         else run_uncertainty(scored, header.trials, uncertainty, scorers),
+        user_errors=user_error_summary(scored, scorers, user_checks, uncertainty),
     )
 
 

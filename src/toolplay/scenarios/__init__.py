@@ -37,7 +37,7 @@ from toolplay.scenarios._model import (
     UserSide,
     WorldSpec,
 )
-from toolplay.scenarios._setup import ScenarioSetup, setup_scenario
+from toolplay.scenarios._setup import CallExecutor, ScenarioSetup, setup_scenario
 from toolplay.scenarios._state_variants import STATE_VARIANTS, VariantSkipped
 from toolplay.scenarios._suites import (
     DATA,
@@ -63,6 +63,7 @@ from toolplay.scenarios._variants import (
 )
 
 __all__ = [
+    "CallExecutor",
     "LazyScenarios",
     "ScenarioEntry",
     "index_path",

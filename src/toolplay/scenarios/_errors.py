@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from toolplay.errors import UserError
+from toolplay.errors import InputError
 
 
-class ScenarioError(UserError):
+class ScenarioError(InputError):
     """A scenario file or suite cannot be used."""
 
     def __init__(self, source: str, field: str | None, reason: str) -> None:

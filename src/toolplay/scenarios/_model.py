@@ -37,6 +37,12 @@ class ReferenceCall(_Strict):
     check: bool = Field(
         default=False, description="Validation replays the call and checks `result`/`exception`."
     )
+    recorded_arguments: dict[str, Any] | None = Field(
+        default=None,
+        description="The arguments exactly as the source dataset recorded them, when they "
+        "differ from `arguments` (ToolTalk's carry the session token its executor supplies): "
+        "what a method's executor replays and shows the way its reference did.",
+    )
 
 
 class ReferenceTurn(_Strict):

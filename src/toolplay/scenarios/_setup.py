@@ -11,12 +11,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from toolplay.messages import ToolCall
 from toolplay.scenarios._context import LoadContext
-from toolplay.scenarios._model import ReferenceTurn, Scenario
-from toolplay.tools import Registry
+from toolplay.scenarios._model import ReferenceCall, ReferenceTurn, Scenario
+from toolplay.tools import Registry, ToolOutcome
 from toolplay.world import World
+
+
+class CallExecutor(Protocol):
+    """Runs tool calls the way a method's reference did, in place of the registry.
+
+    toolplay's own way (`Registry.execute`: arguments validated against the schema, a failed
+    call changes nothing, errors in toolplay's words) is what runs unless a presentation brings
+    an executor (`Presentation.executor`): a reference presentation shows the model what its
+    reference's tools answered, so the tools must answer as those did (ToolTalk's executor:
+    its order of checks, its texts, its partial updates). Both methods may raise `ToolCrash`
+    for a harness bug.
+    """
+
+    def execute(self, world: World, call: ToolCall) -> ToolOutcome:
+        """Run one call of the assistant's (under the name it used) against `world`."""
+        ...
+
+    def replay(self, world: World, call: ReferenceCall) -> ToolOutcome:
+        """Run one ground-truth call (its `recorded_arguments` when it has them)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -41,12 +62,23 @@ class ScenarioSetup:
             spec.tables, clock=spec.clock, session=spec.session, seed=spec.seed
         )
 
-    def replay_reference(self, turns: Sequence[ReferenceTurn] | None = None) -> World:
+    def replay_reference(
+        self,
+        turns: Sequence[ReferenceTurn] | None = None,
+        *,
+        executor: CallExecutor | None = None,
+        outcomes: list[ToolOutcome] | None = None,
+    ) -> World:
         """A fresh world after replaying the ground-truth calls of `turns` (default: all) in order.
 
         Each call is recorded against its own message index, so the world's history tells the
         calls apart. The one place the reference is replayed: static play rebuilds each turn's
         world with it, the `state` scorer its expected end state.
+
+        Args:
+            turns: The turns to replay (default: the whole reference).
+            executor: Runs the calls as a method's reference did (default: the registry).
+            outcomes: Receives each call's outcome, in order.
 
         Raises:
             ToolCrash: a reference call crashed a tool (a harness bug).
@@ -56,8 +88,13 @@ class ScenarioSetup:
         for t, turn in enumerate(chosen):
             for c, call in enumerate(turn.calls):
                 world.index += 1
-                request = ToolCall.from_args(f"ref_{t}_{c}", call.name, call.arguments)
-                self.registry.execute(world, request)
+                if executor is not None:
+                    outcome = executor.replay(world, call)
+                else:
+                    request = ToolCall.from_args(f"ref_{t}_{c}", call.name, call.arguments)
+                    outcome = self.registry.execute(world, request)
+                if outcomes is not None:
+                    outcomes.append(outcome)
         return world
 
 

@@ -25,9 +25,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from toolplay.errors import UserError
+from toolplay.errors import InputError
 from toolplay.scoring._result import ScoringContext
 from toolplay.scoring._settings import ScoringSettings
+from toolplay.users import UserChecking
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ machine under load, one thread took 34 ms per text where two took 396 ms (spinni
 _BATCH = 64
 
 
-class EmbeddingUnavailableError(UserError):
+class EmbeddingUnavailableError(InputError):
     """The embedding model's package is not installed."""
 
 
@@ -159,19 +160,23 @@ def shared_similarity() -> EmbeddingSimilarity:
 
 
 def scoring_context(
-    needs_similarity: bool, settings: ScoringSettings | None = None
+    needs_similarity: bool,
+    settings: ScoringSettings | None = None,
+    user_checking: UserChecking | None = None,
 ) -> ScoringContext:
     """The scoring resources a run needs: the embedding similarity when a scorer compares text.
 
     The model loads only when a scorer first needs it; its name is set at once, so it is
     recorded with the run even when every compared text was identical and it never loaded.
-    `settings` are the run's scoring settings (default: none changed).
+    `settings` are the run's scoring settings (default: none changed); `user_checking` the
+    user-error checks to run beside the scorers (default: none).
     """
     chosen = settings or ScoringSettings()
     if not needs_similarity:
-        return ScoringContext(settings=chosen)
+        return ScoringContext(settings=chosen, user_checking=user_checking)
     return ScoringContext(
         similarity_factory=shared_similarity,
         embedding_model=model_description(),
         settings=chosen,
+        user_checking=user_checking,
     )

@@ -18,6 +18,8 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, model_validator
 
+from toolplay.users import UserErrors
+
 __all__ = [
     "CustomEvidence",
     "Evidence",
@@ -85,7 +87,8 @@ class ScenarioScore(BaseModel):
 
     `score` is None when the scenario could not be evaluated (an infrastructure error, or a
     scenario its scorer cannot judge): such records are listed with their `error`, never
-    averaged.
+    averaged. `user_errors` holds the user-error checks' findings (`toolplay.users`), which
+    never change the score.
     """
 
     scenario_id: str
@@ -94,6 +97,12 @@ class ScenarioScore(BaseModel):
     score: float | None
     evidence: SerializeAsAny[Evidence] | None = None
     error: str | None = None
+    user_errors: UserErrors | None = Field(
+        default=None,
+        description="What the user-error checks found in the simulated user's messages (absent "
+        "in runs scored before the checks existed: `toolplay score` adds it). A flagged trial "
+        "keeps its score.",
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -1,5 +1,5 @@
-"""What scorers may need besides the trajectory: the run's scoring settings and the shared,
-lazily built scoring resources.
+"""What scorers may need besides the trajectory: the run's scoring settings, the shared,
+lazily built scoring resources, and the user-error checks that run beside every scorer.
 """
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from toolplay.scoring._settings import ScoringSettings
+from toolplay.users import UserChecking
 
 TextSimilarity = Callable[[Sequence[str], Sequence[str]], list[float]]
 """Pairwise similarity of two equally long lists of texts (e.g. embedding cosine)."""
@@ -22,6 +23,8 @@ class ScoringContext:
     """Typed settings that change what a score means (e.g. AutoDE's `slot_matching`)."""
     embedding_model: str | None = None
     """The name of the embedding model behind `similarity`, recorded with the run."""
+    user_checking: UserChecking | None = None
+    """The user-error checks to run beside the scorer (the catalog's); None: none run."""
     _similarity: TextSimilarity | None = field(default=None, repr=False)
 
     def similarity(self) -> TextSimilarity:

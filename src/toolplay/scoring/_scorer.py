@@ -149,7 +149,11 @@ class Scorer:
 def score_trajectory(
     setup: ScenarioSetup, trajectory: Trajectory, scorer: Scorer, context: ScoringContext
 ) -> ScenarioScore:
-    """Score one trajectory (a None score for an infrastructure error: never scored)."""
+    """Score one trajectory (a None score for an infrastructure error: never scored).
+
+    The context's user-error checks (`ScoringContext.user_checking`) run beside the scorer
+    and are stored with the score (`ScenarioScore.user_errors`); they never change it.
+    """
     scenario = setup.scenario
     if trajectory.termination == "infrastructure_error":
         return ScenarioScore(
@@ -159,7 +163,11 @@ def score_trajectory(
             score=None,
             error=trajectory.error,
         )
-    return scorer.score(setup, trajectory, context)
+    score = scorer.score(setup, trajectory, context)
+    if context.user_checking is None:
+        return score
+    found = context.user_checking.check(scenario, trajectory)
+    return score.model_copy(update={"user_errors": found})
 
 
 def group_counts(records: Sequence[Scored]) -> dict[str, int]:

@@ -2,7 +2,8 @@
 
 Seeded bootstrap intervals, paired differences and permutation tests, Holm's correction and a
 cautious ranking, trial power, pass^k, and agreement (Pearson, Spearman, ICC(3,1); system
-level as in AutoDE's Table 2). `toolplay.analysis` applies them to run folders.
+level as in AutoDE's Table 2; Kendall's tau between rankings). `toolplay.analysis` applies
+them to run folders.
 """
 
 from toolplay.stats._agreement import Agreement, agreement, icc_3_1, pearson, spearman
@@ -14,6 +15,7 @@ from toolplay.stats._bootstrap import (
     bootstrap_intervals,
     ratio_value,
 )
+from toolplay.stats._kendall import kendall_tau
 from toolplay.stats._multiple import RankedRun, holm, significance_ranking
 from toolplay.stats._paired import PairedDifference, paired_difference
 from toolplay.stats._pass_k import pass_hat_k
@@ -42,6 +44,7 @@ __all__ = [
     "bootstrap_intervals",
     "holm",
     "icc_3_1",
+    "kendall_tau",
     "paired_difference",
     "pass_hat_k",
     "pearson",

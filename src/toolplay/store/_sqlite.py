@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from toolplay.errors import UserError
+from toolplay.errors import InputError
 
 try:
     import fcntl
@@ -66,7 +66,7 @@ _ROW = "scenario_id, trial, status, trajectory, score, error, digest"
 _Row = tuple[Any, Any, Any, Any, Any, Any, Any]
 
 
-class StoreError(UserError):
+class StoreError(InputError):
     """The run store is missing, unreadable, damaged, busy or from an incompatible version."""
 
 

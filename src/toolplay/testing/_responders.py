@@ -6,7 +6,8 @@ from the conversation's first user message and plays its reference solution, one
 answer or a whole turn's calls at once (parallel calls), and it also plays the user when the
 request offers `end_conversation` (a user-simulator request): it says the script's next line,
 then ends the conversation. A call whose arguments came back malformed (a model fault the
-server injected) is sent again, as a model told of its error would.
+server injected) is sent again, as a model told of its error would. A request in the legacy
+`functions` format is read as its `tools` form (the answer is in the `tools` form either way).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from toolplay.clients import to_tools
 from toolplay.scenarios import Scenario
 
 Responder = Callable[[dict[str, Any]], dict[str, Any]]
@@ -83,10 +85,18 @@ class ReferenceResponder:
         self.parallel = parallel
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
+        request = to_tools(request)  # a request in the legacy functions format reads the same
         messages = request.get("messages") or []
-        if is_user_request(request):
+        if is_user_request(request) or self._flipped(messages):
             return self._as_user(messages)
         return self._as_assistant(messages)
+
+    def _flipped(self, messages: list[dict[str, Any]]) -> bool:
+        """A user simulator offered no tools (AutoDE's user agent): its chat has a known
+        scenario's opening as its own (`assistant`) turn, and no user turn says it.
+        """
+        said = {m.get("role") for m in messages if m.get("content") in self.by_opening}
+        return said == {"assistant"}
 
     def _scenario(self, opening: str | None) -> Scenario:
         scenario = self.by_opening.get(opening or "")

@@ -76,6 +76,8 @@ class ToolOutcome:
     result: Any = None
     error: str | None = None
     error_type: ErrorType | None = None
+    executed_arguments: str | None = None
+    """The call's arguments as executed, when the executor changed them (`Message`)."""
 
     @property
     def ok(self) -> bool:

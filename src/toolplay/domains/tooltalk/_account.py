@@ -1,8 +1,8 @@
 """AccountTools: login, logout, registration, password reset and account data.
 
-Behaviour, checks and messages follow the reference plugin; one deliberate difference: a call
-that fails changes nothing (the reference's UpdateAccountInformation could save a new email and
-then fail on a bad phone number).
+Behaviour, checks and messages follow the reference plugin, in its order: UpdateAccountInformation
+saves a new email before it checks the phone number (toolplay's registry rolls the failed call
+back; the reference executor keeps the email, as the reference did).
 """
 
 from __future__ import annotations
@@ -243,18 +243,17 @@ def update_account_information(
         raise InvalidArgumentError(
             "You need to provide at least one of new_email and new_phone_number."
         )
-    values: dict[str, Any] = {}
+    key = {"username": user["username"]}
     if new_email is not None:
         if not valid_email(new_email):
             raise InvalidArgumentError("The email is invalid.")
-        values["email"] = new_email
+        world.update(ACCOUNTS, key, {"email": new_email})
     if new_phone_number is not None:
         if not valid_phone(new_phone_number):
             raise InvalidArgumentError("The phone number is invalid.")
-        values["phone"] = new_phone_number
+        world.update(ACCOUNTS, key, {"phone": new_phone_number})
     if new_name is not None:
-        values["name"] = new_name
-    world.update(ACCOUNTS, {"username": user["username"]}, values)
+        world.update(ACCOUNTS, key, {"name": new_name})
     return {"status": "success"}
 
 

@@ -12,6 +12,7 @@ from toolplay.domains.tooltalk._common import (
     ensure_owner,
     has_owner,
     hex_id,
+    lookup_key,
     parse_time,
     record,
 )
@@ -60,7 +61,9 @@ def delete_alarm(world: World, alarm_id: str) -> dict[str, str]:
         alarm_id: The alarm's id, xxxx-xxxx.
     """
     username = current_user(world)["username"]
-    if not world.delete(ALARMS, {"username": username, "alarm_id": alarm_id}):
+    if not has_owner(world, DATABASE, username):
+        raise NotFoundError(f"Alarm {alarm_id} not found.")
+    if not world.delete(ALARMS, {"username": username, "alarm_id": lookup_key(alarm_id)}):
         raise NotFoundError(f"Alarm {alarm_id} not found.")
     return {"status": "success"}
 

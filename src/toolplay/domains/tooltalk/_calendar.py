@@ -16,6 +16,7 @@ from toolplay.domains.tooltalk._common import (
     ensure_owner,
     has_owner,
     hex_id,
+    lookup_key,
     parse_time,
     record,
 )
@@ -38,9 +39,34 @@ def _check_future(world: World, start: str, end: str) -> None:
 
 
 def _with_self(attendees: list[str] | None, username: str) -> list[str] | None:
+    """The attendees with the organiser added (a new list; the reference's concatenation)."""
     if attendees is None or username in attendees:
         return attendees
-    return [*attendees, username]
+    return attendees + [username]  # noqa: RUF005 - the reference's operation, also on odd values
+
+
+CREATED_EVENT_FIELDS = (
+    "event_id",
+    "name",
+    "event_type",
+    "description",
+    "start_time",
+    "end_time",
+    "location",
+    "attendees",
+)
+"""The fields of an event `CreateEvent` makes, in the order the reference's record has them (the
+database file's events have another order: the table's)."""
+
+
+def _existing(world: World, username: str, event_id: Any) -> dict[str, Any]:
+    """The user's event `event_id`, looked up as the reference does."""
+    if not has_owner(world, DATABASE, username):
+        raise NotFoundError(f"Event {event_id} not found.")
+    row = world.find_one(EVENTS, {"username": username, "event_id": lookup_key(event_id)})
+    if row is None:
+        raise NotFoundError(f"Event {event_id} not found.")
+    return dict(row)
 
 
 @tool(kind="action", reads=_READS, writes={EVENTS, OWNERS}, name="CreateEvent")
@@ -71,18 +97,11 @@ def create_event(
     if event_type == "meeting" and not attendees:
         raise InvalidArgumentError("Meeting must have attendees.")
     _check_future(world, start_time, end_time)
-    ensure_owner(world, DATABASE, username)
+    attendees = _with_self(attendees, username)
     event_id = hex_id(world, "CreateEvent", 8, 4)
-    event = {
-        "event_id": event_id,
-        "name": name,
-        "event_type": event_type,
-        "description": description,
-        "start_time": start_time,
-        "end_time": end_time,
-        "location": location,
-        "attendees": _with_self(attendees, username),
-    }
+    values = (event_id, name, event_type, description, start_time, end_time, location, attendees)
+    event = dict(zip(CREATED_EVENT_FIELDS, values, strict=True))
+    ensure_owner(world, DATABASE, username)
     key = {"username": username, "event_id": event_id}
     if world.find_one(EVENTS, key) is not None:
         world.update(EVENTS, key, event)
@@ -99,8 +118,8 @@ def delete_event(world: World, event_id: str) -> dict[str, str]:
         event_id: The id of the event to delete.
     """
     username = current_user(world)["username"]
-    if not world.delete(EVENTS, {"username": username, "event_id": event_id}):
-        raise NotFoundError(f"Event {event_id} not found.")
+    _existing(world, username, event_id)
+    world.delete(EVENTS, {"username": username, "event_id": event_id})
     return {"status": "success"}
 
 
@@ -127,33 +146,30 @@ def modify_event(
         new_attendees: The new list of attendees' usernames.
     """
     username = current_user(world)["username"]
+    _existing(world, username, event_id)
     key = {"username": username, "event_id": event_id}
-    if world.find_one(EVENTS, key) is None:
-        raise NotFoundError(f"Event {event_id} not found.")
-    values: dict[str, Any] = {}
+    # Field by field, as the reference changes its record: a refusal keeps what came before.
     if new_name is not None:
-        values["name"] = new_name
+        world.update(EVENTS, key, {"name": new_name})
     if new_start_time is not None:
         if new_end_time is None:
             raise InvalidArgumentError(
                 "new_end_time must be provided if new_start_time is provided."
             )
         _check_future(world, new_start_time, new_end_time)
-        values["start_time"] = new_start_time
+        world.update(EVENTS, key, {"start_time": new_start_time})
     if new_end_time is not None:
         if new_start_time is None:
             raise InvalidArgumentError(
                 "new_start_time must be provided if new_end_time is provided."
             )
-        values["end_time"] = new_end_time
+        world.update(EVENTS, key, {"end_time": new_end_time})
     if new_description is not None:
-        values["description"] = new_description
+        world.update(EVENTS, key, {"description": new_description})
     if new_location is not None:
-        values["location"] = new_location
+        world.update(EVENTS, key, {"location": new_location})
     if new_attendees is not None:
-        values["attendees"] = _with_self(new_attendees, username)
-    if values:
-        world.update(EVENTS, key, values)
+        world.update(EVENTS, key, {"attendees": _with_self(new_attendees, username)})
     return {"status": "success"}
 
 

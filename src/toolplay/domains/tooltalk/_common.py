@@ -1,12 +1,22 @@
 """What every ToolTalk plugin shares: the logged-in user, seeded ids, owners, time parsing.
 
 Sessions follow the reference's tool executor: the client holds one session token (the world's
-session), which the environment passes to every tool that needs a login; the model never sees
-or sends it. A tool needing a login refuses with "User is not logged in" when there is none.
+session), which the environment passes to every tool that needs a login; it is not a parameter
+of any tool (the reference presentation shows it written into calls, as the reference did). A
+tool needing a login refuses with "User is not logged in" when there is none.
 
 Ids come from one generator per tool seeded with 489 and created afresh with every world (the
 reference re-creates its tools, and so their generators, at every reset). Replaying the ground
 truth from a fresh world therefore reproduces every id the dataset recorded.
+
+The tools make the reference's checks in the reference's order, with the same Python operations
+on the values a call gives (`str.lower`, `datetime.strptime`, a regular expression, a lookup
+by key, list concatenation), so that a value of an unexpected type fails as it failed there.
+toolplay's registry validates argument types first, so under toolplay's own presentation only
+the reference's refusals are reachable; ToolTalk's reference executor
+(`toolplay.methods.tooltalk`) runs the tools on the values as given and shows Python's message,
+as the reference did. Writes also happen in the reference's order (a call can write, then
+refuse): the registry rolls a failed call back, the reference executor keeps the partial write.
 """
 
 from __future__ import annotations
@@ -15,7 +25,12 @@ import random
 from datetime import UTC, datetime
 from typing import Any
 
-from toolplay.tools._errors import AuthenticationError, InvalidArgumentError, PreconditionError
+from toolplay.tools._errors import (
+    AuthenticationError,
+    InvalidArgumentError,
+    NotFoundError,
+    PreconditionError,
+)
 from toolplay.world import Row, World
 
 ID_SEED = 489
@@ -59,6 +74,31 @@ LOGOUT_TOOLS = frozenset({"LogoutUser", "DeleteAccount"})
 """Tools that end the session when they succeed."""
 
 
+class MissingEntryError(NotFoundError):
+    """A record the reference looked up with a plain dictionary index: it raised `KeyError`.
+
+    toolplay says what is missing (`str(error)`); `reference_text` is what the reference
+    showed, the `KeyError`'s text (the key's repr), which its executor shows.
+    """
+
+    def __init__(self, message: str, key: Any) -> None:
+        super().__init__(message)
+        self.reference_text = str(KeyError(key))
+
+
+def lookup_key(value: Any) -> Any:
+    """`value`, usable as a dictionary key.
+
+    The reference keeps records in dictionaries keyed by the usernames and ids a call gives;
+    a lookup with an unhashable value (a list, an object) raises a `TypeError`.
+
+    Raises:
+        TypeError: `value` is unhashable, with the text a dictionary lookup gives.
+    """
+    hash(value)
+    return value
+
+
 def install_generators(world: World, tools: tuple[str, ...]) -> None:
     """Give each of `tools` its own generator seeded with ID_SEED (called on every new world)."""
     for name in tools:
@@ -76,9 +116,9 @@ def new_session_token(world: World, tool: str) -> str:
     return hex_id(world, tool, 8, 4, 4)
 
 
-def account(world: World, username: str) -> Row | None:
-    """The account called `username`, or None."""
-    return world.find_one("tooltalk_accounts", {"username": username})
+def account(world: World, username: Any) -> Row | None:
+    """The account called `username`, or None (the reference's lookup by key: `lookup_key`)."""
+    return world.find_one("tooltalk_accounts", {"username": lookup_key(username)})
 
 
 def account_for_token(world: World, token: str) -> Row:

@@ -8,10 +8,12 @@ from typing import Any
 from toolplay.domains.tooltalk._common import (
     DATE_TIME,
     OWNERS,
+    MissingEntryError,
     current_user,
     ensure_owner,
     has_owner,
     hex_id,
+    lookup_key,
     parse_time,
     record,
 )
@@ -33,12 +35,12 @@ def add_reminder(world: World, task: str, due_date: str | None = None) -> dict[s
         due_date: When the task is due, as %Y-%m-%d %H:%M:%S.
     """
     username = current_user(world)["username"]
+    ensure_owner(world, DATABASE, username)  # before the check, as the reference does
     if due_date is not None:
         try:
             parse_time(due_date, DATE_TIME)
         except InvalidArgumentError as exc:
             raise InvalidArgumentError(f"Invalid due_date: {due_date}") from exc
-    ensure_owner(world, DATABASE, username)
     reminder_id = hex_id(world, "AddReminder", 2, 4)
     values = {"task": task, "due_date": due_date, "status": "pending"}
     key = {"username": username, "reminder_id": reminder_id}
@@ -51,8 +53,8 @@ def add_reminder(world: World, task: str, due_date: str | None = None) -> dict[s
 
 def _existing(world: World, username: str, reminder_id: str) -> Row:
     if not has_owner(world, DATABASE, username):
-        raise NotFoundError(f"User {username} has no reminders.")
-    row = world.find_one(REMINDERS, {"username": username, "reminder_id": reminder_id})
+        raise MissingEntryError(f"User {username} has no reminders.", username)
+    row = world.find_one(REMINDERS, {"username": username, "reminder_id": lookup_key(reminder_id)})
     if row is None:
         raise NotFoundError(f"Reminder {reminder_id} not found in database")
     return row

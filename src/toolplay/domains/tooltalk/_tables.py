@@ -3,7 +3,9 @@
 ToolTalk keeps one JSON database per plugin, nested `username -> {id -> record}` (weather:
 `location -> {date or month -> record}`). Here each database becomes a flat table with the
 owning username (or location) as a column, in the file's order, so that results list records
-in the same order as the reference. Records keep exactly the reference's fields.
+in the same order as the reference. Records keep exactly the reference's fields, and the
+columns follow the key order of the official database files, which the reference's results
+keep (records the reference's tools create may order their keys otherwise: `CreateEvent`'s).
 
 `tooltalk_owners` remembers which usernames a per-user database has an entry for, even an
 empty one: the reference tells "no entry" and "no records" apart in a few places (QueryCalendar
@@ -30,17 +32,17 @@ EVENTS = TableSchema(
         "event_id",
         "name",
         "event_type",
-        "description",
         "start_time",
         "end_time",
         "location",
+        "description",
         "attendees",
     ),
     key="event_id",
 )
 INBOX = TableSchema(
     "tooltalk_inbox",
-    ("username", "email_id", "sender", "receivers", "subject", "body", "date"),
+    ("username", "email_id", "date", "sender", "receivers", "subject", "body"),
     key="email_id",
 )
 SENT_EMAILS = TableSchema(

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from toolplay.domains.tooltalk._common import record
+from toolplay.domains.tooltalk._common import MissingEntryError, record
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import NotFoundError
 from toolplay.world import World
@@ -20,10 +20,10 @@ FORECAST_DAYS = 3
 
 
 def _day(world: World, place: str, offset: int) -> dict[str, Any]:
-    day = (world.clock.date() + timedelta(days=offset)).isoformat()
-    row = world.find_one(WEATHER, {"location": place, "date": day})
+    day = world.clock.date() + timedelta(days=offset)
+    row = world.find_one(WEATHER, {"location": place, "date": day.isoformat()})
     if row is None:
-        raise NotFoundError(f"No weather data for {place} on {day}.")
+        raise MissingEntryError(f"No weather data for {place} on {day.isoformat()}.", day)
     return record(row, "location")
 
 

@@ -112,7 +112,7 @@ def build_plan(
     """Load the suite and choose its scenarios (see the module docstring).
 
     Raises:
-        ValueError: (a `UserError`: the run plan's, scenario loading's and selection's own)
+        ValueError: (an `InputError`: the run plan's, scenario loading's and selection's own)
             naming the parameter that is wrong: no scenario chosen, an unknown mode or user.
     """
     selection = Selection(

@@ -12,12 +12,20 @@ from toolplay.conversation import Mode, StaticSettings
 from toolplay.methods.autode._data import import_autode_data
 from toolplay.methods.autode._evidence import CallRecord, SlotEvidence, SlotPrediction
 from toolplay.methods.autode._loop import AutodeSettings, act_until_call, post_dialogue
+from toolplay.methods.autode._paper import paper_departures
+from toolplay.methods.autode._presentation import (
+    AutodePresentation,
+    call_style,
+    read_text_call,
+)
 from toolplay.methods.autode._protocol import (
     autode_protocol_modes,
     play_autode_protocol,
     play_autode_protocol_static,
     protocol_prompt,
+    without_tag,
 )
+from toolplay.methods.autode._reference import ReferenceTexts, reference_texts
 from toolplay.methods.autode._replay import AutodeResultsReplay, build_results_replay
 from toolplay.methods.autode._scorer import slots_scorer
 from toolplay.methods.autode._scoring import SlotSettings, aggregate_slots, score_slots
@@ -26,6 +34,7 @@ from toolplay.methods.autode._section import SlotsSection
 from toolplay.methods.autode._slot_label import SlotLabel, slot_label
 from toolplay.methods.autode._slots import clean_prediction, slot_scores
 from toolplay.methods.autode._static import play_autode_static
+from toolplay.methods.autode._user_facts import AUTODE_FACTS, read_autode_facts
 from toolplay.roles import ReplayFormat
 from toolplay.scenarios import LoadContext, Suite
 
@@ -38,8 +47,10 @@ __all__ = [
     "SlotEvidence",
     "SlotPrediction",
     "SlotsSection",
+    "AutodePresentation",
     "AutodeResultsReplay",
     "AutodeSettings",
+    "ReferenceTexts",
     "SlotSettings",
     "act_until_call",
     "post_dialogue",
@@ -48,14 +59,20 @@ __all__ = [
     "aggregate_slots",
     "autode_protocol_modes",
     "autode_suite",
+    "call_style",
     "clean_prediction",
     "import_autode_data",
+    "paper_departures",
     "play_autode_protocol",
     "play_autode_protocol_static",
     "protocol_prompt",
+    "read_autode_facts",
+    "read_text_call",
+    "reference_texts",
     "score_slots",
     "slot_label",
     "slot_scores",
+    "without_tag",
 ]
 
 
@@ -89,8 +106,12 @@ RESULTS = ReplayFormat(
 
 
 def register(catalog: Catalog) -> None:
-    """Register AutoDE's scorer (`slots`), modes, `autode` suite and importers."""
+    """Register AutoDE's scorer (`slots`), modes, presentation, `autode` suite and importers,
+    and the slot values its users' scripts fix (for the user-error checks).
+    """
     catalog.add_scorer(slots_scorer())
+    catalog.add_presentation(AutodePresentation())
+    catalog.add_user_facts(AUTODE_FACTS)
     catalog.add_mode(
         Mode(
             "autode-static",

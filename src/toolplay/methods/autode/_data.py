@@ -45,6 +45,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from toolplay.methods.autode._paper import paper_departures
+from toolplay.methods.autode._presentation import PRESENTATION
+from toolplay.methods.autode._reference import reference_texts
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._load import parse_scenario
@@ -53,18 +56,11 @@ from toolplay.scenarios._suites import Suite
 
 DATA_FILE = Path("datasets") / "data_v1_2.jsonl"
 API_FILE = Path("API_list.xlsx")
-API_SHEET = "API list_2"
+PROMPTS = Path("prompts")
 COLUMNS = ("domain", "subdomain", "function", "api", "description", "parameters")
-
-BOOLEAN_PARAMETERS = frozenset({"estimateTime", "estimateDistance"})
-ENUMS: dict[str, list[str]] = {
-    "deviceType": ["mobile phone", "tablet", "TV", "speaker", "watch"],
-    "ticketType": ["plane", "train", "boat", "bus"],
-}
-REQUIRED_MARK = "(required slot)"
-OPTIONAL_MARK = "(optional slot)"
-AT_LEAST_ONE = "The call must contain at least one of the following parameters: "
-"""The sentence the reference appends to an API's description when it has optional slots."""
+_TEXTS = reference_texts()
+API_SHEET = _TEXTS.api_sheet
+"""The sheet the reference reads (its texts are data: `_reference`)."""
 
 RequiredRule = Literal["all", "marked"]
 REQUIRED_RULES: tuple[RequiredRule, ...] = ("all", "marked")
@@ -120,22 +116,23 @@ def api_function(
     for key, text in _parameter_lines(parameters, where, source) if parameters.strip() else []:
         if key in properties:
             raise ScenarioError(source, where, f"parameter {key!r} is listed twice")
-        marked = REQUIRED_MARK in text
-        text = text.replace(REQUIRED_MARK, "").strip()
+        marked = _TEXTS.required_mark in text
+        text = text.replace(_TEXTS.required_mark, "").strip()
         if required == "all" or marked:
             needed.append(key)
-        if OPTIONAL_MARK in text:
-            text = text.replace(OPTIONAL_MARK, "").strip()
+        if _TEXTS.optional_mark in text:
+            text = text.replace(_TEXTS.optional_mark, "").strip()
             any_of.append(key)
         item: dict[str, Any] = {
-            "type": "boolean" if key in BOOLEAN_PARAMETERS else "string",
+            "type": _TEXTS.parameter_types.get(key, "string"),
             "description": text,
         }
-        if key in ENUMS:
-            item["enum"] = list(ENUMS[key])
+        if key in _TEXTS.enums:
+            item["enum"] = list(_TEXTS.enums[key])
         properties[key] = item
     if any_of:
-        description = description.rstrip(".") + ". " + AT_LEAST_ONE + ", ".join(any_of)
+        sentence = _TEXTS.optional_slots_sentence + _TEXTS.optional_slots_separator.join(any_of)
+        description = description.rstrip(".") + sentence
     return {
         "name": name,
         "description": description,
@@ -248,14 +245,25 @@ def _slug(text: str) -> str:
 
 
 def user_knowledge(api: str, slots: Mapping[str, Any]) -> str:
-    """What AutoDE's user agent is told besides the script: the API and the gold slots."""
-    return f"API: {api}\nParameters: {json.dumps(dict(slots), ensure_ascii=False)}"
+    """What AutoDE's user agent is told besides the script: the API and the gold slots (the
+    reference's labels, without the line break that joins them to the script).
+    """
+    slots_text = json.dumps(dict(slots), ensure_ascii=False)
+    before_api = _TEXTS.user_briefing_before_api.removeprefix("\n")
+    return before_api + api + _TEXTS.user_briefing_before_slots + slots_text
 
 
 def record_scenario(
-    record: _Record, api: Api, source: str, line: int, context: LoadContext
+    record: _Record,
+    api: Api,
+    source: str,
+    line: int,
+    context: LoadContext,
+    prompts: Path | None = None,
 ) -> Scenario:
-    """The scenario of one benchmark line (see the module docstring)."""
+    """The scenario of one benchmark line (see the module docstring); `prompts`: the
+    checkout's prompt folder, where the reference presentation reads its default prompts.
+    """
     turns = record.content
     users = [t.message for t in turns if t.role == "User"]
     replies = [t.message for t in turns if t.role == "Assistant"]
@@ -286,14 +294,21 @@ def record_scenario(
                 "any_name": True,
                 "cleaning": "strings",
             },
-            "autode": {"background": record.background.strip(), "file": source, "line": line},
+            "autode": {
+                "background": record.background.strip(),
+                "file": source,
+                "line": line,
+                **({"prompts": str(prompts)} if prompts is not None else {}),
+            },
         },
     }
     return parse_scenario(data, source, context, f"line {line}: ")
 
 
-def load_dialogues(path: Path, apis: Mapping[str, Api], context: LoadContext) -> list[Scenario]:
-    """The scenarios of `data_v1_2.jsonl`, in file order.
+def load_dialogues(
+    path: Path, apis: Mapping[str, Api], context: LoadContext, prompts: Path | None = None
+) -> list[Scenario]:
+    """The scenarios of `data_v1_2.jsonl`, in file order (`prompts`: see `record_scenario`).
 
     Raises:
         ScenarioError: The file is unreadable or a line is malformed (naming line and reason).
@@ -329,7 +344,9 @@ def load_dialogues(path: Path, apis: Mapping[str, Api], context: LoadContext) ->
         if problem is not None:
             raise ScenarioError(source, where, problem)
         seen[record.uuid] = number
-        scenarios.append(record_scenario(record, apis[record.api], source, number, context))
+        scenarios.append(
+            record_scenario(record, apis[record.api], source, number, context, prompts)
+        )
     if not scenarios:
         raise ScenarioError(source, None, "no dialogues in the file")
     return scenarios
@@ -365,7 +382,7 @@ def import_autode_data(argument: str, context: LoadContext) -> Suite:
     if not folder.is_dir():
         raise ScenarioError(str(folder), None, "no such folder (expected an AutoDE checkout)")
     apis = load_api_list(folder / API_FILE, rule)
-    scenarios = load_dialogues(folder / DATA_FILE, apis, context)
+    scenarios = load_dialogues(folder / DATA_FILE, apis, context, folder / PROMPTS)
     extra: dict[str, object] = {"apis": len(apis), "required": rule}
     return Suite(
         f"autode-data:{argument}",
@@ -375,4 +392,6 @@ def import_autode_data(argument: str, context: LoadContext) -> Suite:
         default_mode="dynamic",
         modes=dict(PROTOCOL_MODES),
         extra=extra,
+        presentation=PRESENTATION,
+        paper_setup=paper_departures,
     )

@@ -17,26 +17,29 @@ dialogue. Both modes play it the same way:
 
 `autode-protocol`: the user role opens (a model-driven user says the script's fixed first
 query, then answers from the script; `PlaySettings.user_prompt` replaces its instructions) and
-answers every text answer, until the assistant calls, stops, or runs out of rounds.
+answers every text answer, until the assistant calls, stops, or runs out of rounds. Under the
+reference presentation (`autode`) the user agent also answers the last text answer before the
+round limit is recorded, as the reference's loop does (its reply changes nothing).
 
 `autode-protocol-static`: the reference dialogue up to its last user turn (its text only,
-`from_reference=True`, optionally followed by `AutodeSettings.submit_text`, e.g. the reference's
-`SUBMIT API`), then the assistant is asked once with the call forced (`tool_choice` where the
-endpoint supports it); lookups first are allowed. A text answer uses its one chance
-(`turn_limit`), as the reference records it.
+`from_reference=True`, optionally followed by `AutodeSettings.submit_text`), then the assistant is
+asked once with the call forced (the presentation says how: toolplay's `tool_choice`, the
+reference's `function_call` naming the API or its `SUBMIT API` cue); lookups first are allowed.
+A text answer uses its one chance (`turn_limit`), as the reference records it.
 
 The assistant's system prompt (`protocol_prompt`) is `PlaySettings.system_prompt` (e.g. one of
-the reference's prompt files) or a short default of ours; no scenario time or location is
-added, as AutoDE adds none. A leading model-family tag such as `[Llama]` is removed, and
-`{{api_doc}}` is replaced by the offered API's documentation in the layout those prompt files
-describe (`name`, `description`, `parameters`, `requiredParameters`).
+the reference's prompt files); without one, the reference presentation reads the checkout's gpt
+prompt, toolplay's uses a short default of ours. No scenario time or location is added, as
+AutoDE adds none. A prompt file's model-family tag is removed as the reference removes it, and
+the documentation placeholder is replaced by the offered API's documentation in the layout
+those prompt files describe (`name`, `description`, `parameters`, `requiredParameters`).
 
 A published AutoDE results file is not played but read: see `toolplay.roles.Recording`.
 """
 
 from __future__ import annotations
 
-import json
+import logging
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -49,10 +52,18 @@ from toolplay.methods.autode._loop import (
     act_until_call,
     post_dialogue,
 )
+from toolplay.methods.autode._presentation import (
+    ASSISTANT_PROMPT,
+    AutodePresentation,
+    default_prompt,
+    documentation,
+)
+from toolplay.methods.autode._reference import reference_texts
 from toolplay.methods.autode._slot_label import slot_label
 from toolplay.scenarios import Scenario
 
-API_DOC = "{{api_doc}}"
+logger = logging.getLogger(__name__)
+
 DEFAULT_PROMPT = (
     "You are a voice assistant that serves the user by calling the API you are given. If the "
     "user has not given a value a parameter needs, ask for it briefly, one or two at a time. "
@@ -63,18 +74,18 @@ DEFAULT_PROMPT = (
 `{stop}` tells how to end without a call (the stop marker)."""
 
 _FAMILY_TAG = re.compile(r"^\s*\[[A-Za-z0-9 ._-]+\]")
+"""A tag of the user's own prompt (one not among the reference's): cut at the start only."""
 
 
-def api_doc(schema: dict[str, Any]) -> dict[str, Any]:
-    """An offered tool in the documentation layout of the reference's prompt files."""
-    function = schema.get("function", schema)
-    parameters = function.get("parameters") or {}
-    return {
-        "name": function.get("name"),
-        "description": function.get("description", ""),
-        "parameters": parameters.get("properties", {}),
-        "requiredParameters": parameters.get("required", []),
-    }
+def without_tag(text: str) -> str:
+    """A prompt file's text without its model-family tag: the reference's tags are removed as
+    its eval.py removes them (`text.strip(tag)`: the tag's characters at both ends), any other
+    leading `[...]` tag at the start only.
+    """
+    for tag in reference_texts().family_tags.values():
+        if text.startswith(tag):
+            return text.strip(tag)
+    return _FAMILY_TAG.sub("", text, count=1)
 
 
 def protocol_prompt(
@@ -88,13 +99,13 @@ def protocol_prompt(
         marker: The stop marker our own prompt mentions (empty: none).
     """
     if base:
-        text = _FAMILY_TAG.sub("", base, count=1)
+        text = without_tag(base)
     else:
         text = DEFAULT_PROMPT.format(stop=f" and end your reply with {marker}" if marker else "")
-    if API_DOC in text:
-        docs = [api_doc(t) for t in tools]
-        doc = docs[0] if len(docs) == 1 else docs
-        text = text.replace(API_DOC, json.dumps(doc, ensure_ascii=False))
+    placeholder = reference_texts().api_doc_placeholder
+    doc = documentation(tools)
+    if placeholder in text and doc is not None:
+        text = text.replace(placeholder, doc)
     return text
 
 
@@ -108,11 +119,31 @@ def ends_dialogue(scenario: Scenario) -> Callable[[str], bool]:
     return label.is_scored
 
 
+def _reference_presentation(request: PlayRequest) -> bool:
+    return isinstance(request.presentation, AutodePresentation)
+
+
 def _start(request: PlayRequest) -> tuple[Conversation, AutodeSettings]:
     presentation = shown_tools(request)
     own = request.settings.of(AutodeSettings)
-    prompt = protocol_prompt(request.settings.system_prompt, presentation.schemas, own.marker)
+    base = request.settings.system_prompt
+    if base is None and _reference_presentation(request):
+        base = default_prompt(request.setup.scenario, ASSISTANT_PROMPT)
+    prompt = protocol_prompt(base, presentation.schemas, own.marker)
     return Conversation(request, prompt, presentation=presentation), own
+
+
+async def _last_user_reply(conversation: Conversation) -> None:
+    """The reference asks its user agent after every text answer, the last one too, before it
+    records the round limit (the reply is recorded, and shown to nobody): the reference
+    presentation does the same, so its user agent is sent what the reference's was. The
+    dialogue's outcome is already decided, so a user that ends or fails here changes nothing.
+    """
+    try:
+        await conversation.user_says()
+    except Stop as stop:
+        if stop.error:
+            logger.warning("the user's answer after the round limit failed: %s", stop.error)
 
 
 def _after_answer(conversation: Conversation, called: bool, own: AutodeSettings) -> None:
@@ -138,7 +169,12 @@ async def play_autode_protocol(request: PlayRequest) -> Trajectory:
         while True:
             await conversation.user_says()
             called = await act_until_call(conversation, ends, own.rounds)
-            _after_answer(conversation, called, own)
+            try:
+                _after_answer(conversation, called, own)
+            except Stop as stop:
+                if stop.reason == "turn_limit" and _reference_presentation(request):
+                    await _last_user_reply(conversation)
+                raise
     except Stop as stop:
         return conversation.trajectory(stop, mode="dynamic")
 

@@ -40,15 +40,16 @@ from typing import Any
 from toolplay.clients import RoleOptionError
 from toolplay.faults import InfrastructureError
 from toolplay.messages import Message, Role, TerminationReason, ToolCall, Trajectory
+from toolplay.methods.autode._reference import reference_texts
 from toolplay.methods.autode._slot_label import slot_label
 from toolplay.roles._base import RoleRequest
 from toolplay.roles._recording import RECORDED_MODE, Recording, RecordingError
 from toolplay.scenarios import ScenarioSetup
 from toolplay.tools import ToolCrash
 
-PARSE_FAILED = "Arguments parse failed: "
-ROUND_LIMIT = "Round limit reached"
-ANNOTATOR = "Annotator"
+PARSE_FAILED = reference_texts().parse_failure_prefix
+ROUND_LIMIT = reference_texts().round_limit_reason
+ANNOTATOR = reference_texts().annotator_failure_reason
 KEPT = (str, bool)
 
 

@@ -40,13 +40,15 @@ from statistics import fmean, stdev
 from typing import Any, Literal, NamedTuple
 
 from toolplay.messages import ToolCall, Trajectory
+from toolplay.methods.autode._reference import reference_texts
 
 Cleaning = Literal["strings", "json"]
 CLEANINGS: tuple[Cleaning, ...] = ("strings", "json")
 FUNCTION_NAME_KEY = "functionName"
 FAILURES = ("never_called", "round_limit", "parse_failure", "assistant_error", "wrong_function")
-ROUND_LIMIT_REASON = "Round limit reached"
-PARSE_FAILURE_REASON = "Arguments parse failed: "
+ROUND_LIMIT_REASON = reference_texts().round_limit_reason
+PARSE_FAILURE_REASON = reference_texts().parse_failure_prefix
+"""The reference's wording of the failures (exported from its code: `_reference`)."""
 
 
 class SlotScore(NamedTuple):

@@ -16,6 +16,7 @@ from toolplay.methods.toolsandbox._scorer import milestones_scorer
 from toolplay.methods.toolsandbox._scoring import aggregate_milestones, score_milestones
 from toolplay.methods.toolsandbox._suite import prompts as toolsandbox_prompts
 from toolplay.methods.toolsandbox._suite import toolsandbox_suite
+from toolplay.methods.toolsandbox._user_facts import TOOLSANDBOX_FACTS, withheld_in
 
 if TYPE_CHECKING:
     from toolplay.catalog import Catalog
@@ -29,6 +30,7 @@ __all__ = [
     "score_milestones",
     "toolsandbox_prompts",
     "toolsandbox_suite",
+    "withheld_in",
 ]
 
 
@@ -40,6 +42,9 @@ TOOLSANDBOX = (
 
 
 def register(catalog: Catalog) -> None:
-    """Register ToolSandbox's scorer (`milestones`) and the `toolsandbox` suite."""
+    """Register ToolSandbox's scorer (`milestones`), the `toolsandbox` suite, and what its
+    users are told to withhold (for the user-error checks).
+    """
     catalog.add_scorer(milestones_scorer())
     catalog.add_suite("toolsandbox", toolsandbox_suite, TOOLSANDBOX)
+    catalog.add_user_facts(TOOLSANDBOX_FACTS)

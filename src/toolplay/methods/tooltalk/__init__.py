@@ -9,7 +9,10 @@ from typing import TYPE_CHECKING
 
 from toolplay.methods.tooltalk._call_rules import Call, calls_match
 from toolplay.methods.tooltalk._evidence import ToolTalkCounts, ToolTalkEvidence
+from toolplay.methods.tooltalk._executor import ReferenceExecutor
 from toolplay.methods.tooltalk._importer import import_tooltalk, load_databases, tooltalk_turns
+from toolplay.methods.tooltalk._paper import paper_departures
+from toolplay.methods.tooltalk._presentation import TooltalkPresentation, tooltalk_presentations
 from toolplay.methods.tooltalk._replay import ReplayAssistant, build_replay_assistant
 from toolplay.methods.tooltalk._scorer import tooltalk_scorer
 from toolplay.methods.tooltalk._scoring import reproduces_reference, score_tooltalk
@@ -20,7 +23,7 @@ from toolplay.methods.tooltalk._summary import (
     ToolTalkTotals,
     aggregate_tooltalk,
 )
-from toolplay.roles import ReplayFormat
+from toolplay.roles import PromptTexts, ReplayFormat
 
 if TYPE_CHECKING:
     from toolplay.catalog import Catalog
@@ -34,12 +37,15 @@ __all__ = [
     "ToolTalkTotals",
     "Call",
     "DEFAULT_SPLIT",
+    "ReferenceExecutor",
     "ReplayAssistant",
+    "TooltalkPresentation",
     "aggregate_tooltalk",
     "build_replay_assistant",
     "calls_match",
     "import_tooltalk",
     "load_databases",
+    "paper_departures",
     "reproduces_reference",
     "score_tooltalk",
     "tooltalk_turns",
@@ -60,9 +66,13 @@ other format takes: the folder is checked when it is read)."""
 
 
 def register(catalog: Catalog) -> None:
-    """Register ToolTalk's importer (`tooltalk:DIR`), scorer (`tooltalk`) and replay of saved
-    predictions (`replay:DIR`).
+    """Register ToolTalk's importer (`tooltalk:DIR`), scorer (`tooltalk`), replay of saved
+    predictions (`replay:DIR`) and reference presentations (`tooltalk`, the default of
+    `tooltalk:DIR`; `tooltalk-suite`, `tooltalk-exact`).
     """
     catalog.add_scorer(tooltalk_scorer())
     catalog.add_importer("tooltalk", import_tooltalk, TOOLTALK_DATA, "DIR")
     catalog.add_replay_format(PREDICTIONS)
+    own = catalog.presentations.get("toolplay")
+    for presentation in tooltalk_presentations(own.texts if own is not None else PromptTexts):
+        catalog.add_presentation(presentation)

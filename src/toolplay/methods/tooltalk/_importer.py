@@ -10,9 +10,13 @@ DIR holds `databases/` (the mock databases) and one subfolder per split (`easy/`
   starts logged in;
 - `reference`: one turn per user utterance with the following assistant turn's ground-truth
   calls (`check: true`, with the recorded result or exception) and text. The session token is
-  dropped from recorded arguments: the environment supplies it, as ToolTalk's executor does;
+  dropped from the calls' arguments: the environment supplies it, as ToolTalk's executor does;
+  the parameters as recorded (with it, in their order) are kept as `recorded_arguments`, which
+  the reference presentation's executor replays and shows as the reference did;
 - `metadata`: location, timestamp, username, conversation id and name, plugins and tools used,
-  the user's credentials, and ToolTalk's system prompt (location, time, username);
+  the user's credentials, toolplay's wording of ToolTalk's system prompt (location, time,
+  username; `system_prompt`) and the file's own `metadata` object (`conversation_metadata`,
+  from which the reference presentation writes the reference's);
 - `split`: the subfolder's name; `categories`: the plugins the conversation uses;
 - for dynamic play (`_tooltalk_user`): the model-driven user's goal and knowledge boundary
   derived from the conversation, and `max_turns` sized to its length.
@@ -37,6 +41,8 @@ from toolplay.domains.tooltalk import (
     OWNERS,
 )
 from toolplay.methods.tooltalk._dynamic_user import dynamic_turn_limit, tooltalk_user_side
+from toolplay.methods.tooltalk._paper import paper_departures
+from toolplay.methods.tooltalk._presentation import CONVERSATION_METADATA
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._load import check_against_catalog
@@ -80,6 +86,8 @@ def import_tooltalk(argument: str, context: LoadContext) -> Suite:
         str(root),
         default_mode="static",
         extra={"splits": [s.name for s in splits]},
+        presentation="tooltalk",
+        paper_setup=paper_departures,
     )
 
 
@@ -192,6 +200,7 @@ def conversation_scenario(
         "apis_used": list(conv.get("apis_used", [])),
         "user": dict(user),
         "system_prompt": tooltalk_prompt(metadata),
+        CONVERSATION_METADATA: dict(metadata),
     }
     if metadata.get("username"):
         meta["username"] = metadata["username"]
@@ -291,13 +300,15 @@ def _reference_turn(
         parameters = request.get("parameters") or {}
         if not isinstance(parameters, dict):
             raise ScenarioError(source, f"{where}.request.parameters", "expected an object")
+        arguments = {k: v for k, v in parameters.items() if k != SESSION_ARGUMENT}
         calls.append(
             ReferenceCall(
                 name=request["api_name"],
-                arguments={k: v for k, v in parameters.items() if k != SESSION_ARGUMENT},
+                arguments=arguments,
                 result=api.get("response"),
                 exception=api.get("exception"),
                 check=True,
+                recorded_arguments=dict(parameters) if arguments != parameters else None,
             )
         )
     return ReferenceTurn(user=user["text"] if user else None, calls=calls, reply=assistant["text"])

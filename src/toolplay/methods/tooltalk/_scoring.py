@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolplay.domains.tooltalk import AUTH_TOOLS
 from toolplay.messages import Message, ToolCall, Trajectory
 from toolplay.methods.tooltalk._call_rules import Call, Similarity, calls_match, next_session_token
 from toolplay.methods.tooltalk._evidence import (
@@ -39,6 +40,7 @@ from toolplay.methods.tooltalk._evidence import (
     ToolTalkCounts,
     ToolTalkEvidence,
 )
+from toolplay.methods.tooltalk._texts import SESSION_ARGUMENT
 from toolplay.scenarios import ReferenceCall, Scenario, ScenarioSetup
 from toolplay.scoring import ScenarioScore, ScoringContext
 from toolplay.tools import Registry
@@ -105,13 +107,28 @@ def predictions(
         found.append(
             Prediction(
                 turn,
-                Call(name, call.parsed_arguments(), result, error, token),
+                Call(name, _predicted_arguments(name, call), result, error, token),
                 spec is not None and spec.kind == "action",
                 answer.index if answer else -1,
             )
         )
         token = next_session_token(token, name, result, error)
     return found
+
+
+def _predicted_arguments(name: str, call: ToolCall) -> dict[str, Any] | None:
+    """A prediction's arguments as the comparison sees them.
+
+    A model shown the reference's requests sees `session_token` in every earlier call of a
+    tool that needs a login, and may send one; the reference's executor overwrote it with the
+    token in force before the call ran (and the comparison saw that), so it is dropped here:
+    the token in force is compared on its own (`Call.session_token`). Sent to any other tool
+    it made the call fail, which is what the comparison sees.
+    """
+    arguments = call.parsed_arguments()
+    if arguments is not None and name in AUTH_TOOLS and SESSION_ARGUMENT in arguments:
+        return {key: value for key, value in arguments.items() if key != SESSION_ARGUMENT}
+    return arguments
 
 
 def user_turns(scenario: Scenario, trajectory: Trajectory) -> list[int] | None:

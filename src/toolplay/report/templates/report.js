@@ -62,6 +62,10 @@
   /* ---------- filters and table ---------- */
   const search = $("f-search"), catSel = $("f-category"), augSel = $("f-augmentation");
   const failedOnly = $("f-failed"), body = $("scenario-rows"), count = $("f-count");
+  /* Trials whose simulated user erred (user-error checks): a filter, shown only when any. */
+  const userOnly = $("f-user");
+  const anyUserErrors = entries.some((e) => e.user_error_count);
+  if (!anyUserErrors && userOnly) userOnly.parentElement.style.display = "none";
   function fillSelect(select, values) {
     if (!select) return;
     for (const value of values) {
@@ -99,6 +103,7 @@
     const aug = augSel ? augSel.value : "";
     return entries.filter((e) =>
       (!failedOnly.checked || failed(e)) &&
+      (!userOnly || !userOnly.checked || e.user_error_count > 0) &&
       (!cat || e.categories.includes(cat)) &&
       (!aug || e.augmentation === aug) &&
       (!q || e.id.toLowerCase().includes(q) || (e.description || "").toLowerCase().includes(q)));
@@ -121,6 +126,11 @@
       const pill = el("span", "pill " + cls, word);
       pill.title = "ended: " + (e.termination || "?");
       add(status, pill);
+      if (e.user_error_count) {
+        const flag = el("span", "pill user", "user ✖" + e.user_error_count);
+        flag.title = e.user_error_count + " message(s) flagged by the user-error checks";
+        add(status, flag);
+      }
       const tokens = (e.usage.prompt_tokens || 0) + (e.usage.completion_tokens || 0);
       add(tr, idCell, el("td", "num", num(e.score)), status, el("td", "num", e.turn_count),
         anyTokens ? el("td", "num", tokens ? tokens.toLocaleString("en-US") : "–") : null);
@@ -138,6 +148,7 @@
     if (catSel && catSel.value) params.set("category", catSel.value);
     if (augSel && augSel.value) params.set("augmentation", augSel.value);
     if (failedOnly.checked) params.set("failed", "1");
+    if (userOnly && userOnly.checked) params.set("user_errors", "1");
     if (perspective !== "all") params.set("view", perspective);
     const target = "#" + params.toString();
     if (location.hash !== target) history.replaceState(null, "", target);
@@ -147,10 +158,11 @@
     if (catSel) catSel.value = params.get("category") || "";
     if (augSel) augSel.value = params.get("augmentation") || "";
     failedOnly.checked = params.get("failed") === "1";
+    if (userOnly) userOnly.checked = params.get("user_errors") === "1";
     const view = params.get("view");
     perspective = view === "user" || view === "assistant" ? view : "all";
   }
-  for (const input of [search, catSel, augSel, failedOnly]) {
+  for (const input of [search, catSel, augSel, failedOnly, userOnly]) {
     if (input) input.addEventListener("input", () => { renderTable(); writeHash(); });
   }
 
@@ -259,7 +271,9 @@
     }
     if (kind === "meta") {
       const names = m.tool_calls.map((c) => c.name).join(", ");
-      return add(node, el("div", null, "#" + m.index + " · the user called " + names + " (ends the conversation)"));
+      add(node, el("div", null, "#" + m.index + " · the user called " + names + " (ends the conversation)"));
+      for (const mark of marks.get(m.index) || []) add(node, mark);
+      return node;
     }
     const whoRow = el("div", "who", who);
     if (m.sender === "environment") add(whoRow, el("span", "toolname", m.tool_name || "?"));
@@ -278,6 +292,7 @@
     }
     if (m.exchange) add(node, exchangeBlock(m.exchange));
     for (const mark of marks.get(m.index) || []) add(node, mark);
+    if ((e.user_errors || []).some((u) => u.message_index === m.index)) node.classList.add("flagged");
     const changes = e.changes.filter((c) => c.index === m.index);
     if (changes.length) {
       const box = el("div", "changes");
@@ -370,6 +385,29 @@
     }
     if (ev.missed && ev.missed.length) {
       add(view, el("div", "error-box", "Ground-truth calls never matched: " + ev.missed.join(", ")));
+    }
+    const userErrors = e.user_errors || [];
+    if (userErrors.length) {
+      add(view, evidenceTable("Simulated user errors", ["kind", "message", "evidence"],
+        userErrors.map((u) => [u.kind, jump(u.message_index), u.evidence])));
+      for (const u of userErrors) {
+        mark(u.message_index, el("span", "badge user-error", "✖ user error: " + u.kind + " · " + u.evidence));
+      }
+    }
+    for (const j of e.judged || []) {
+      if (j.status !== "ok") {
+        add(view, el("div", "notes", "Judge " + j.judge + ": malformed answer (" + (j.problem || "?") + "), kept as such"));
+        continue;
+      }
+      if (!j.errors.length) {
+        add(view, el("div", "notes", "Judge " + j.judge + ": no user error"));
+        continue;
+      }
+      add(view, evidenceTable("Judge " + j.judge + ": user errors", ["kind", "message", "severity", "explanation"],
+        j.errors.map((u) => [u.kind, jump(u.message_index), u.severity, u.explanation])));
+      for (const u of j.errors) {
+        mark(u.message_index, el("span", "badge judged", "◇ judge: " + u.kind + " (" + u.severity + ") · " + u.explanation));
+      }
     }
     if (ev.error_types && ev.error_types.length) {
       add(view, el("div", "notes", "Error types: " + ev.error_types.join(" · ")));
