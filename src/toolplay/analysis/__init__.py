@@ -28,7 +28,14 @@ from toolplay.analysis._metrics import (
     summary_view,
     trial_rows,
 )
-from toolplay.analysis._run_data import ReportError, RunData, RunEntry, load_run, run_scorers
+from toolplay.analysis._run_data import (
+    ReportError,
+    RunData,
+    RunEntry,
+    load_run,
+    run_scorers,
+    run_user_checks,
+)
 from toolplay.analysis._significance import PairedRuns, RunRanking, Significance, significance
 from toolplay.analysis._user_models import UserErrorRate, UserModelComparison
 
@@ -58,6 +65,7 @@ __all__ = [
     "load_run",
     "ordered",
     "run_scorers",
+    "run_user_checks",
     "significance",
     "spread",
     "summary_view",

@@ -46,12 +46,13 @@ from toolplay.store import (
     StoredResult,
     StoreError,
 )
+from toolplay.users import UserCheck, builtin_user_checks
 
 logger = logging.getLogger(__name__)
 
 M = TypeVar("M", bound=BaseModel)
 
-__all__ = ["ReportError", "RunData", "RunEntry", "load_run", "run_scorers"]
+__all__ = ["ReportError", "RunData", "RunEntry", "load_run", "run_scorers", "run_user_checks"]
 
 
 class ReportError(InputError):
@@ -301,3 +302,14 @@ def run_scorers(runs: Sequence[RunData], plugins: Sequence[str] = ()) -> Mapping
         return build_catalog(list(dict.fromkeys([*wanted, *plugins]))).scorers
     except CatalogError as exc:
         raise ReportError(f"--plugin: {exc}") from exc
+
+
+def run_user_checks(run: RunData) -> list[UserCheck]:
+    """The user-error checks of the catalog the run was made with (its plugins' too; the
+    built-in checks when a plugin no longer loads), for the report's glossary.
+    """
+    plugins = run.config.plugins if run.config is not None else []
+    try:
+        return list(build_catalog(plugins).user_checks.values())
+    except CatalogError:
+        return builtin_user_checks()

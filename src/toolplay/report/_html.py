@@ -27,6 +27,7 @@ from toolplay.analysis import (
     group_table,
     load_run,
     run_scorers,
+    run_user_checks,
     summary_view,
     trial_rows,
 )
@@ -52,7 +53,6 @@ from toolplay.report._sections import (
 from toolplay.report._user_errors import (
     judged_by_trial,
     review_context,
-    run_user_checks,
     user_error_context,
 )
 from toolplay.runs import RunSummary

@@ -17,11 +17,9 @@ from rich.table import Table
 from rich.text import Text
 
 from toolplay.analysis import COUNT_KEYS, RunData, UserErrorRate, UserModelComparison, ordered
-from toolplay.catalog import CatalogError, build_catalog
 from toolplay.report._format import fmt, stat_cells
 from toolplay.report._intervals import interval_text
 from toolplay.runs import RunSummary, UserErrorSummary
-from toolplay.users import UserCheck, builtin_user_checks
 
 __all__ = [
     "MetricWithout",
@@ -29,7 +27,6 @@ __all__ = [
     "review_context",
     "render_user_errors",
     "render_user_models",
-    "run_user_checks",
     "user_error_context",
     "user_error_note",
     "user_models_context",
@@ -256,17 +253,6 @@ def user_models_context(found: UserModelComparison | None) -> dict[str, object] 
             for r in found.rankings
         ],
     }
-
-
-def run_user_checks(run: RunData) -> list[UserCheck]:
-    """The user-error checks of the catalog the run was made with (its plugins' too; the
-    built-in checks when a plugin no longer loads), for the report's glossary.
-    """
-    plugins = run.config.plugins if run.config is not None else []
-    try:
-        return list(build_catalog(plugins).user_checks.values())
-    except CatalogError:
-        return builtin_user_checks()
 
 
 def rate_cells(rate: UserErrorRate) -> list[str]:
