@@ -9,6 +9,7 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
+from toolplay.analysis import ANALYSIS_SCHEMAS
 from toolplay.cli import app
 from toolplay.runs import SCHEMAS, json_schema
 
@@ -20,9 +21,9 @@ def published(name: str) -> dict[str, object]:
     return data
 
 
-@pytest.mark.parametrize("name", sorted(SCHEMAS))
+@pytest.mark.parametrize("name", sorted([*SCHEMAS, *ANALYSIS_SCHEMAS]))
 def test_the_files_in_docs_are_the_current_schemas(name: str) -> None:
-    assert published(name) == json_schema(name), (
+    assert published(name) == json_schema(name, more=ANALYSIS_SCHEMAS), (
         f"docs/schema/{name}.schema.json is stale: toolplay schema {name} > it"
     )
 

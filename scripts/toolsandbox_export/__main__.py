@@ -5,12 +5,17 @@ Run with the reference package installed (its own Python 3.9 virtual environment
     /path/to/venv/bin/python scripts/toolsandbox_export OUT_DIR [--format current|multi]
 
 This script imports nothing of toolplay (toolplay needs Python 3.11); it writes plain JSON:
-- `scenarios.json`: every reference base scenario that needs no network, in toolplay's
-  scenario format, with the reference's ranking of distraction tools (`tools.distractors`,
-  from which its 8 augmentation settings take theirs);
-- `left_out.json`: the scenarios left out, with the reason;
+- `scenarios.json`: every reference base scenario (129; the RapidAPI tools some of them call
+  are toolplay's simulated services), in toolplay's scenario format, with the reference's
+  ranking of distraction tools (`tools.distractors`, from which its 8 augmentation settings
+  take theirs);
+- `left_out.json`: the scenarios left out, with the reason (none today);
 - `prompts.json`: the reference's agent system prompt, the user simulator's instruction and
   its default demonstrations (data, never code);
+- `evaluation.json`: what the reference's evaluation sees of an assistant's tool call (the
+  code its bus holds for it), as a template;
+- `rapidapi.json`: what the reference's RapidAPI tools send and how they read the answers
+  (toolplay's simulated services are checked against it);
 - `PROVENANCE.json`: reference commit, pinned clock, seed, format, and every place the export
   is not exact.
 Apple's licence is copied beside them by the caller (`LICENSE` of the reference checkout).
@@ -32,9 +37,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _evaluation import evaluation_data  # noqa: E402
 from _milestones import Inexact  # noqa: E402
 from _pinned import PINNED, SEED, build_scenarios  # noqa: E402
-from _scenario import SETTINGS, network_tools, translate  # noqa: E402
+from _rapidapi import rapidapi_data  # noqa: E402
+from _scenario import SETTINGS, translate  # noqa: E402
 
 COMMIT = "165848b"
 """The reference commit the snapshot holds (see its SNAPSHOT.md)."""
@@ -72,6 +79,7 @@ KNOWN_TOOLS = [
     "search_weather_around_lat_lon",
     "search_stock",
     "search_holiday",
+    "seconds_to_hours_minutes_seconds",
 ]
 """Tools of toolplay's `sandbox` domains (the exporter cannot import toolplay to ask)."""
 
@@ -115,12 +123,6 @@ def export(out: Path, form: str) -> dict[str, int]:
     for name in bases:
         scenario = scenarios[name]
         variants = {setting: scenarios[name + suffix] for setting, suffix in SETTINGS.items()}
-        network = network_tools(scenario, list(variants.values()))
-        if network:
-            left_out.append(
-                {"name": name, "reason": "needs RapidAPI over the network: " + ", ".join(network)}
-            )
-            continue
         ranking = rank_tools_by_similarity(
             scenario.starting_context.tool_allow_list,
             tool_sandbox.tools,
@@ -170,6 +172,8 @@ def export(out: Path, form: str) -> dict[str, int]:
     _write(out / "scenarios.json", exported)
     _write(out / "left_out.json", left_out)
     _write(out / "prompts.json", prompts)
+    _write(out / "evaluation.json", evaluation_data(COMMIT))
+    _write(out / "rapidapi.json", rapidapi_data(scenarios, COMMIT))
     _write(
         out / "PROVENANCE.json",
         {

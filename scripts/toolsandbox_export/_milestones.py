@@ -44,10 +44,38 @@ EXTRACTORS: dict[str, dict[str, str]] = {
     "current_temperature_extractor": {"amount": "current_temperature"},
     "min_temperature_amount_extractor": {"amount": "min_temperature"},
     "result_to_reminder_timestamp_lowerbound_extractor": {"reminder_timestamp_lowerbound": ""},
+    "search_weather_around_lat_lon_temperature_extractor": {"temperature": "current_temperature"},
+    "result_to_temperature_extractor": {"temperature": ""},
+    "min_temperature_extractor": {"min_temperature": ""},
 }
-"""Reference extractor -> (the key it fills, the path of its value in the tool result).
-Extractors that also normalise floats into several surface forms are not here: they are
-inexact (toolplay's flow compares one form)."""
+"""Reference extractor -> (the key it fills, the path of its value in the tool result)."""
+
+NORMALISING = {
+    "search_weather_around_lat_lon_temperature_extractor",
+    "result_to_temperature_extractor",
+    "min_temperature_extractor",
+}
+"""Extractors that write the (float) value in several surface forms, the best one counting
+(the reference's `default_value_normalization`): exported as a flow with `formats`."""
+
+
+def value_formats() -> list[str]:
+    """The format specs of the reference's `default_value_normalization`, derived by running it.
+
+    A float with many decimals is normalised; each form's count of decimals gives its spec
+    (`.0f`, `.1f`, ...), checked by formatting the same float again.
+    """
+    from tool_sandbox.common.tool_trace_extractors import default_value_normalization
+
+    sample = 2.0 / 3.0
+    specs = []
+    for form in default_value_normalization(sample):
+        decimals = len(form.split(".")[1]) if "." in form else 0
+        spec = f".{decimals}f"
+        if format(sample, spec) != form:
+            raise Inexact(f"a normalised form {form!r} that is no fixed-point format")
+        specs.append(spec)
+    return specs
 
 
 class Inexact(Exception):
@@ -170,18 +198,25 @@ def _sandbox(
     keywords = _keywords(function)
     extractor = _name(keywords["extractor"])
     if extractor not in EXTRACTORS:
-        raise Inexact(f"extractor {extractor} (normalises values into several forms)")
+        raise Inexact(f"extractor {extractor}")
     if reference is None:
         raise Inexact("a tool-trace dependent constraint without a reference milestone")
     paths = EXTRACTORS[extractor]
     if keywords["fill_to"] == "tool_trace":
+        if extractor in NORMALISING:
+            raise Inexact(f"extractor {extractor} filling a tool trace (several forms)")
         _check_roles(row, "EXECUTION_ENVIRONMENT", "AGENT")
         traces = _traces(row["tool_trace"])
-        if len(traces) != 1:
-            raise Inexact("a filled tool trace with alternatives")
+        tools = {t["tool_name"] for t in traces}
+        if len(tools) != 1:
+            raise Inexact("a filled tool trace with alternatives of several tools")
         tool = traces[0]["tool_name"]
-        fixed = {k: v for k, v in traces[0].get("arguments", {}).items() if k not in paths}
-        out = [_tool_call([{"tool_name": tool, "arguments": fixed}], atol, renames)]
+        if any(set(t.get("arguments", {})) & set(paths) for t in traces):
+            # the reference also tries the trace's own value there: no single toolplay form
+            raise Inexact("a filled tool trace that already holds the filled argument")
+        # Alternatives differing in fixed arguments, the extracted value filled into each: a
+        # call matching one alternative (0/1) and the value flowing into it (0/1) together.
+        out = [_tool_call(traces, atol, renames)]
         for key, path in paths.items():
             flow: dict[str, Any] = {
                 "kind": "flow",
@@ -206,15 +241,16 @@ def _sandbox(
     }.get(_name(measures["content"]))
     if similarity is None:
         raise Inexact(f"reply template compared by {_name(measures['content'])}")
-    return [
-        {
-            "kind": "flow",
-            "from": reference,
-            "path": paths[used[0]],
-            "template": template.replace("{" + used[0] + "}", "{value}"),
-            "similarity": similarity,
-        }
-    ]
+    flow = {
+        "kind": "flow",
+        "from": reference,
+        "path": paths[used[0]],
+        "template": template.replace("{" + used[0] + "}", "{value}"),
+        "similarity": similarity,
+    }
+    if extractor in NORMALISING:
+        flow["formats"] = value_formats()
+    return [flow]
 
 
 CHANGES = {

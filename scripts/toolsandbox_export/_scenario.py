@@ -10,15 +10,6 @@ from typing import Any
 
 from _milestones import ROLES, TABLES, Inexact, milestones
 
-NETWORK_TOOLS = (
-    "search_lat_lon",
-    "search_location_around_lat_lon",
-    "search_weather_around_lat_lon",
-    "search_stock",
-    "convert_currency",
-)
-"""Reference tools that call RapidAPI over the network."""
-
 USER_TOOL = "end_conversation"
 """The user's tool: toolplay gives it to the user role, never to the assistant."""
 
@@ -152,13 +143,6 @@ def shown(tools: list[str] | None, known: list[str]) -> tuple[list[str], list[st
     return [t for t in names if t in known], [t for t in names if t not in known]
 
 
-def network_tools(scenario: Any, variants: list[Any]) -> list[str]:
-    """Network tools the scenario needs (offered in its base, or named by its milestones)."""
-    names = set(scenario.starting_context.tool_allow_list or [])
-    text = repr([m.snapshot_constraints for m in scenario.evaluation.milestone_matcher.milestones])
-    return sorted(t for t in NETWORK_TOOLS if t in names or t in text)
-
-
 def translate(
     name: str,
     scenario: Any,
@@ -216,4 +200,36 @@ def translate(
     }
     if not out["minefields"]:
         del out["minefields"]
+    notes += ["fixed: " + fix for fix in offer_milestone_tools(out, deny)]
     return out, demos, notes
+
+
+def offer_milestone_tools(scenario: dict[str, Any], deny: list[str]) -> list[str]:
+    """Offer the tools the milestones call but the scenario does not; what was fixed.
+
+    A reference defect: such a scenario cannot be solved in the settings that do not add the
+    tool as a distractor (the reference refuses a call to a tool it did not offer).
+    """
+    offered = scenario["tools"]["allow"]
+    missing = sorted(_milestone_tools(scenario["milestones"]) - set(offered) - set(deny))
+    if not missing:
+        return []
+    scenario["tools"]["allow"] = sorted(offered + missing)
+    fix = (
+        f"offers {', '.join(missing)}: its milestones call it, the reference does not offer it "
+        "(unsolvable there unless a distraction setting adds it)"
+    )
+    scenario["metadata"]["toolsandbox"]["fixed"] = [fix]
+    return [fix]
+
+
+def _milestone_tools(items: list[dict[str, Any]]) -> set[str]:
+    """Every tool a milestone's tool-call or argument flow names."""
+    found: set[str] = set()
+    for item in items:
+        for c in item["constraints"]:
+            if c["kind"] == "tool_call":
+                found |= {option["tool"] for option in c.get("alternatives") or [c]}
+            elif c["kind"] == "flow" and c.get("tool"):
+                found.add(c["tool"])
+    return found

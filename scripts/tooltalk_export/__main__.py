@@ -1,6 +1,6 @@
 """Export, as data, every text the ToolTalk reference puts into a chat request.
 
-    python scripts/tooltalk_export [REF_DIR] [--out DIR] [--verify]
+    python scripts/tooltalk_export [REF_DIR] [--out DIR] [--domain-out DIR] [--verify]
 
 REF_DIR is a checkout of microsoft/ToolTalk (default `$TOOLTALK_REF`, else `../shared/tooltalk-ref`
 beside the repository). The reference's own modules are imported and asked what they send (its
@@ -22,8 +22,14 @@ so any Python >= 3.9 with nothing installed runs it); nothing of toolplay is imp
 
 Writes into DIR (default `src/toolplay/methods/tooltalk/data/`): `presentation.json`, `LICENSE` and
 `NOTICE` (verbatim from the checkout), and `PROVENANCE.json` (reference, commit, the sha256 of
-every source file read and of every file written, how each part was obtained). `--verify`
-exports to a temporary folder and fails if anything differs from DIR.
+every source file read and of every file written, how each part was obtained).
+
+Writes into the domain's DIR (default `src/toolplay/domains/tooltalk/data/`) the texts
+toolplay's ToolTalk tools refuse with (`_domain_texts.py`): `texts.json` (key -> the reference's
+text, its placeholders and the sites raising it), the same `LICENSE` and `NOTICE`, and its own
+`PROVENANCE.json`. The domain may not import `toolplay.methods`, hence a folder of its own.
+
+`--verify` exports to a temporary folder and fails if anything differs from either DIR.
 """
 
 from __future__ import annotations
@@ -44,9 +50,14 @@ import types
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _domain_texts import domain_texts, source_files  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_REF = Path(os.environ.get("TOOLTALK_REF", str(REPO.parent / "shared" / "tooltalk-ref")))
 DEFAULT_OUT = REPO / "src" / "toolplay" / "methods" / "tooltalk" / "data"
+DEFAULT_DOMAIN_OUT = REPO / "src" / "toolplay" / "domains" / "tooltalk" / "data"
 COMMIT = "e05f4ce6132c80ed33392b81535b077d56ab28fd"
 """The reference commit the snapshot holds (its SNAPSHOT.md)."""
 FORMAT_VERSION = 1
@@ -286,15 +297,11 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def export(ref: Path, out: Path) -> None:
-    """Write the export of checkout `ref` into `out`."""
-    exporter = Exporter(ref)
-    data = exporter.presentation()
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "presentation.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    for name in COPIED:
-        shutil.copyfile(ref / name, out / name)
-    provenance = {
+def _provenance(
+    ref: Path, out: Path, how: dict[str, str], sources: list[str], files: list[str]
+) -> dict[str, Any]:
+    """The PROVENANCE.json of one output folder."""
+    return {
         "reference": "microsoft/ToolTalk",
         "commit": COMMIT,
         "licence": "MIT",
@@ -303,45 +310,94 @@ def export(ref: Path, out: Path) -> None:
         "copyright": "Copyright (c) Microsoft Corporation.",
         "exporter": "scripts/tooltalk_export",
         "exporter_python": platform.python_version(),
-        "how": {
-            "functions": "API.to_openai_doc(False) of every API in ALL_APIS, as returned",
-            "functions_without_documentation": "API.to_openai_doc(True) (--disable_documentation)",
-            "orders": "ALL_APIS; each suite's apis (ALL_SUITES)",
-            "system_prompt": "OpenAIPredictor.system_prompt (the attribute's value)",
-            "executor_messages": "the exception texts of ToolExecutor's result dict literals "
-            "(ast), named by their order in the file",
-            "session_check": "API.check_session_token's APIException text (ast)",
-            "tool_exceptions": "every raise APIException(...) in each API's call (ast); "
-            "f-strings as str.format templates over their own expressions",
-            "api_facts": "class attributes; inspect.signature of each API's call",
-        },
-        "source_sha256": {name: _sha256(ref / name) for name in sorted(exporter.read)},
-        "files_sha256": {name: _sha256(out / name) for name in ("presentation.json", *COPIED)},
+        "how": how,
+        "source_sha256": {name: _sha256(ref / name) for name in sorted(sources)},
+        "files_sha256": {name: _sha256(out / name) for name in files},
         "format_version": FORMAT_VERSION,
     }
-    text = json.dumps(provenance, indent=1) + "\n"
-    (out / "PROVENANCE.json").write_text(text, encoding="utf-8")
 
 
-def verify(ref: Path, out: Path) -> list[str]:
-    """The files of `out` that a fresh export of `ref` would change."""
+def _write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def export(ref: Path, out: Path, domain_out: Path) -> None:
+    """Write the export of checkout `ref` into `out` and the domain's texts into `domain_out`."""
+    exporter = Exporter(ref)
+    data = exporter.presentation()
+    out.mkdir(parents=True, exist_ok=True)
+    _write_json(out / "presentation.json", data)
+    for name in COPIED:
+        shutil.copyfile(ref / name, out / name)
+    how = {
+        "functions": "API.to_openai_doc(False) of every API in ALL_APIS, as returned",
+        "functions_without_documentation": "API.to_openai_doc(True) (--disable_documentation)",
+        "orders": "ALL_APIS; each suite's apis (ALL_SUITES)",
+        "system_prompt": "OpenAIPredictor.system_prompt (the attribute's value)",
+        "executor_messages": "the exception texts of ToolExecutor's result dict literals "
+        "(ast), named by their order in the file",
+        "session_check": "API.check_session_token's APIException text (ast)",
+        "tool_exceptions": "every raise APIException(...) in each API's call (ast); "
+        "f-strings as str.format templates over their own expressions",
+        "api_facts": "class attributes; inspect.signature of each API's call",
+    }
+    files = ["presentation.json", *COPIED]
+    _write_json(out / "PROVENANCE.json", _provenance(ref, out, how, sorted(exporter.read), files))
+
+    texts = domain_texts(data)
+    domain_out.mkdir(parents=True, exist_ok=True)
+    _write_json(
+        domain_out / "texts.json",
+        {
+            "format_version": FORMAT_VERSION,
+            "reference": "microsoft/ToolTalk",
+            "commit": COMMIT,
+            "texts": texts,
+        },
+    )
+    for name in COPIED:
+        shutil.copyfile(ref / name, domain_out / name)
+    how = {
+        "texts": "the tool_exceptions, executor_messages (not_logged_in, second_login) and "
+        "session_check of presentation.json (see its provenance), each raise site named by "
+        "the key scripts/tooltalk_export/_domain_texts.py gives it; a template's placeholders "
+        "are the reference's f-string expressions",
+    }
+    files = ["texts.json", *COPIED]
+    provenance = _provenance(ref, domain_out, how, source_files(texts), files)
+    _write_json(domain_out / "PROVENANCE.json", provenance)
+
+
+OUTPUTS = {
+    "out": ("presentation.json", *COPIED, "PROVENANCE.json"),
+    "domain_out": ("texts.json", *COPIED, "PROVENANCE.json"),
+}
+"""The files written into each output folder."""
+
+
+def _same(fresh: Path, target: Path) -> bool:
+    if not target.exists():
+        return False
+    if fresh.name == "PROVENANCE.json":  # the exporter's own Python version may differ
+        old, new = json.loads(target.read_text()), json.loads(fresh.read_text())
+        old.pop("exporter_python", None)
+        new.pop("exporter_python", None)
+        return bool(old == new)
+    return filecmp.cmp(fresh, target, shallow=False)
+
+
+def verify(ref: Path, out: Path, domain_out: Path) -> list[str]:
+    """The files of `out` and `domain_out` that a fresh export of `ref` would change."""
     with tempfile.TemporaryDirectory() as tmp:
-        export(ref, Path(tmp))
-        names = ["presentation.json", *COPIED, "PROVENANCE.json"]
-        fresh = {name: Path(tmp) / name for name in names}
-        stale = []
-        for name in names:
-            target = out / name
-            if name == "PROVENANCE.json":  # the exporter's own Python version may differ
-                old = json.loads(target.read_text()) if target.exists() else {}
-                new = json.loads(fresh[name].read_text())
-                old.pop("exporter_python", None)
-                new.pop("exporter_python", None)
-                if old != new:
-                    stale.append(name)
-            elif not target.exists() or not filecmp.cmp(fresh[name], target, shallow=False):
-                stale.append(name)
-        return stale
+        fresh = {"out": Path(tmp) / "out", "domain_out": Path(tmp) / "domain_out"}
+        export(ref, fresh["out"], fresh["domain_out"])
+        targets = {"out": out, "domain_out": domain_out}
+        return [
+            str(targets[folder] / name)
+            for folder, names in OUTPUTS.items()
+            for name in names
+            if not _same(fresh[folder] / name, targets[folder] / name)
+        ]
 
 
 def main() -> None:
@@ -350,18 +406,19 @@ def main() -> None:
     )
     parser.add_argument("ref", nargs="?", type=Path, default=DEFAULT_REF)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--domain-out", type=Path, default=DEFAULT_DOMAIN_OUT)
     parser.add_argument("--verify", action="store_true", help="compare with DIR; write nothing")
     args = parser.parse_args()
     if not (args.ref / "src" / "tooltalk").is_dir():
         raise SystemExit(f"{args.ref}: not a checkout of microsoft/ToolTalk")
     if args.verify:
-        stale = verify(args.ref, args.out)
+        stale = verify(args.ref, args.out, args.domain_out)
         if stale:
-            raise SystemExit(f"stale in {args.out}: {', '.join(stale)} (run the exporter)")
-        print(f"{args.out}: up to date with {args.ref}")
+            raise SystemExit(f"stale: {', '.join(stale)} (run the exporter)")
+        print(f"{args.out}, {args.domain_out}: up to date with {args.ref}")
         return
-    export(args.ref, args.out)
-    print(f"wrote {args.out}")
+    export(args.ref, args.out, args.domain_out)
+    print(f"wrote {args.out}, {args.domain_out}")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,10 @@ reproduce their recorded result or exception, and the oracle with the scripted u
 in the scenario's own mode. The suite, mode, presentation and roles are resolved by the same
 run plan as a run's (`runs.resolve_run`). Per-method checks (minefields silent on the
 reference, ...) come with the method's scorer, which reports them in the score details as
-`validation_problems`.
+`validation_problems`. A scorer with vetoes (ToolSandbox's minefields) also gives trajectories
+that should fire each one (`Scorer.veto_probes`); a veto none of them fires is reported, since
+a veto no trajectory can fire checks nothing (the reference solution, which must not fire it,
+cannot show that).
 """
 
 from __future__ import annotations
@@ -15,12 +18,19 @@ import json
 from dataclasses import dataclass, field
 
 from toolplay.catalog import Catalog, CatalogError, build_catalog
-from toolplay.conversation import Player
+from toolplay.conversation import Mode, Player, PlayRequest
 from toolplay.messages import ToolCall
+from toolplay.roles import OracleAssistant, ScriptedUser
 from toolplay.runs import RunConfig, RunPlan, resolve_run
 from toolplay.scenarios import CallExecutor, ScenarioSetup
-from toolplay.scoring import ReferenceCheck, ScoringContext, score_trajectory
+from toolplay.scoring import ReferenceCheck, Scorer, ScoringContext, score_trajectory
 from toolplay.tools import ToolCrash
+
+
+class ProbeAssistant(OracleAssistant):
+    """The oracle under another name: it plays a veto probe's trajectory, not the solution."""
+
+    name = "probe"
 
 
 @dataclass
@@ -112,7 +122,32 @@ async def _validate(plan: RunPlan, player: Player, context: ScoringContext) -> l
         failures += [f"{scenario.id}: {problem}" for problem in problems]
         if result.score is None or result.score < 1.0:
             failures.append(f"{scenario.id}: oracle scored {result.score} (expected 1.0)")
+        failures += await check_vetoes(catalog, setup, scorer, plan.mode, context)
     return failures
+
+
+async def check_vetoes(
+    catalog: Catalog, setup: ScenarioSetup, scorer: Scorer, mode: Mode, context: ScoringContext
+) -> list[str]:
+    """One line per veto of the scenario that none of the scorer's probes fires."""
+    if scorer.veto_probes is None:
+        return []
+    problems = []
+    for probe in scorer.veto_probes(setup):
+        fired = False
+        for candidate in probe.candidates:
+            played = await mode.play(
+                PlayRequest(catalog.setup(candidate), ProbeAssistant(), ScriptedUser())
+            )
+            if probe.fired(score_trajectory(setup, played, scorer, context)):
+                fired = True
+                break
+        if not fired:
+            why = probe.reason or (
+                f"none of the {len(probe.candidates)} trajectories generated from it trips it"
+            )
+            problems.append(f"{setup.scenario.id}: {probe.label} cannot be tripped: {why}")
+    return problems
 
 
 def validate_suite(

@@ -56,7 +56,7 @@ def write(tmp_path: Path, text: str, name: str = "scripts.yaml") -> Path:
 def test_the_builtin_suite_has_five_scripts_for_every_sandbox_tool() -> None:
     tools = set(registry_for(["sandbox"]).tools)
     per_tool = Counter(s.metadata["label"]["name"] for s in SUITE.scenarios)
-    assert set(per_tool) == tools and len(tools) == 32
+    assert set(per_tool) == tools and len(tools) == 33
     assert min(per_tool.values()) >= 5
     assert SUITE.default_mode == "dynamic" and SUITE.name == "autode"
     assert all(s.evaluation == "slots" for s in SUITE.scenarios)

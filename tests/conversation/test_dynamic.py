@@ -188,3 +188,22 @@ def test_same_inputs_give_identical_trajectories() -> None:
     first = play(scenario(), OracleAssistant()).model_dump_json()
     second = play(scenario(), OracleAssistant()).model_dump_json()
     assert first == second
+
+
+def test_a_distraction_tool_that_was_shown_runs() -> None:
+    """An augmentation's distraction tools are real tools: calling one runs it (as in the
+    reference); a tool that was not shown stays unknown."""
+    sc = scenario(tools={"allow": ["set_wifi_status"]}, augmentation="distractors_all")
+    call = ToolCall(id="c1", name="get_cellular_service_status", arguments="{}")
+    hidden = ToolCall(id="c2", name="no_such_tool", arguments="{}")
+    trajectory = play(
+        sc, Scripted(AssistantTurn(tool_calls=(call, hidden)), AssistantTurn(content="ok"))
+    )
+    results = [m for m in trajectory.messages if m.is_tool_result]
+    assert results[0].error is None and results[0].result is True
+    assert results[1].error_type == "unknown_tool"
+    plain = play(
+        scenario(tools={"allow": ["set_wifi_status"]}),
+        Scripted(AssistantTurn(tool_calls=(call,)), AssistantTurn(content="ok")),
+    )
+    assert next(m for m in plain.messages if m.is_tool_result).error_type == "unknown_tool"

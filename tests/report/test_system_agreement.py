@@ -85,7 +85,12 @@ def test_compare_gives_system_level_agreement_beside_per_dialogue(tmp_path: Path
     x = [f1[("static", a)] for a in order]
     y = [f1[("dynamic", a)] for a in order]
     assert system.pearson == pytest.approx(stats.pearsonr(x, y).statistic)
-    assert len(comparison.pairs) == 28  # per-dialogue agreement of every two runs, kept
+    # per dialogue, like with like: each assistant's static run against its dynamic run
+    assert [(p.left, p.right) for p in comparison.pairs] == [
+        (f"static:{a}", f"dynamic:{a}") for a in ("oracle", "first-1", "first-2", "no-call")
+    ]
+    assert comparison.pairing == "within_assistant"
+    assert comparison.labels[:2] == ("static:oracle", "dynamic:oracle")
     unnamed = compare_runs(
         [
             runs[("static", "oracle")],

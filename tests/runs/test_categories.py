@@ -48,7 +48,7 @@ def test_run_takes_category_records_it_and_resume_keeps_it(tmp_path: Path) -> No
     )
     assert code == 0, output
     config = json.loads((out / "config.json").read_text())
-    assert config["categories"] == ["state_dependency"] and config["version"] == 6
+    assert config["categories"] == ["state_dependency"] and config["version"] == 7
     assert json.loads((out / "summary.json").read_text())["scenarios"] == 1
     code, output = cli("run", "--resume", "--out", str(out))
     assert code == 0, output

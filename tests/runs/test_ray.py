@@ -232,3 +232,31 @@ def test_a_trial_that_loses_its_worker_every_time_is_an_infrastructure_error(
     assert {(s, status) for s, _, status in stored(tmp_path / "ray") if status == "error"} == {
         ("quick_wifi_on", "error")
     }
+
+
+def test_ray_workers_play_the_run_s_suite_version(cluster: str, tmp_path: Path) -> None:
+    errata = tmp_path / "errata.yaml"
+    errata.write_text(
+        'errata_format: 1\nentries:\n  - version: "1"\n    scenario: quick_add_contact\n'
+        "    what: another user line\n    why: a change to what is played\n"
+        "    set: {user.script.0: Please add Bo Li to my contacts.}\n"
+    )
+    runs = {}
+    for name, executor in (("local", None), ("ray", RayExecutor(workers=1))):
+        out = tmp_path / name
+        run = RunConfig.model_validate(
+            {
+                "suite": "quick",
+                "assistant": "oracle",
+                "out": out,
+                "limit": 2,
+                "suite_version": {"errata": errata, "version": "1"},
+            }
+        )
+        asyncio.run(execute_run(run, executor=executor))
+        runs[name] = out
+    played = (runs["ray"] / "trajectories" / "quick_add_contact.t0.jsonl").read_text()
+    assert "Please add Bo Li to my contacts." in played
+    assert (runs["ray"] / "summary.json").read_bytes() == (
+        runs["local"] / "summary.json"
+    ).read_bytes()

@@ -44,23 +44,30 @@ def test_currency_conversion_needs_known_codes_and_wifi(sandbox: Sandbox) -> Non
     assert sandbox.ok(
         "convert_currency", amount=92, from_currency_code="eur", to_currency_code="USD"
     ) == pytest.approx(100.0)
+    assert sandbox.ok(
+        "convert_currency", amount=2048, from_currency_code="USD", to_currency_code="CNY"
+    ) == pytest.approx(14827.52)
+    for bad in ("euro", "XYZ", " USD"):  # the reference's codes: upper-cased, never stripped
+        sandbox.fails(
+            "convert_currency",
+            "not a known iso 4217",
+            amount=1,
+            from_currency_code=bad,
+            to_currency_code="USD",
+        )
     sandbox.fails(
         "convert_currency",
-        "not an iso 4217",
+        "to_currency_code",
         amount=1,
-        from_currency_code="euro",
-        to_currency_code="USD",
-    )
-    sandbox.fails(
-        "convert_currency",
-        "unknown currency 'XYZ'",
-        amount=1,
-        from_currency_code="XYZ",
-        to_currency_code="USD",
+        from_currency_code="USD",
+        to_currency_code="ABC",
     )
     sandbox.reset(settings=[sandbox.settings_row(wifi=False)])
     sandbox.fails(
         "convert_currency", "wifi", amount=1, from_currency_code="EUR", to_currency_code="USD"
+    )
+    sandbox.fails(  # the codes are checked before wifi, as in the reference
+        "convert_currency", "iso 4217", amount=1, from_currency_code="EUX", to_currency_code="USD"
     )
 
 
@@ -91,25 +98,28 @@ def test_distance(sandbox: Sandbox) -> None:
 
 def test_place_search_nearest_first_and_reverse_lookup(sandbox: Sandbox) -> None:
     found = sandbox.ok("search_location_around_lat_lon", location="sunrise grocery")
-    assert [p["address"].split(",")[1].strip() for p in found] == [
+    assert [p["full_address"].split(",")[1].strip() for p in found] == [
         "Cupertino",
         "Mountain View",
         "San Jose",
     ]
+    assert set(found[0]) >= {"name", "full_address", "latitude", "longitude", "phone_number"}
+    assert not set(found[0]) & {"business_id", "place_id", "place_link", "verified", "photos"}
     sf = sandbox.ok(
         "search_location_around_lat_lon",
         location="Sunrise Grocery",
         latitude=37.7749,
         longitude=-122.4194,
     )
-    assert sf[0]["address"].startswith("1600 Fillmore")
+    assert sf[0]["full_address"].startswith("1600 Fillmore")
     assert (
         sandbox.ok("search_location_around_lat_lon", location="italian restaurant")[0]["name"]
         == "Trattoria Vicino"
     )
+    assert len(sandbox.ok("search_location_around_lat_lon", location="hotel")) == 4
     assert sandbox.ok("search_location_around_lat_lon", location="zzzz") == []
     assert sandbox.ok("search_lat_lon", latitude=37.3349, longitude=-122.009).startswith(
-        "1 Apple Park Way"
+        "Apple Park, 1 Apple Park Way"
     )
     assert sandbox.ok("search_lat_lon", latitude=47.61, longitude=-122.30) == (
         "Seattle, Washington, United States"
@@ -132,25 +142,37 @@ def test_lookups_need_wifi_and_location_for_here(sandbox: Sandbox) -> None:
     ]
     for name, arguments in calls:
         sandbox.fails(name, "wifi", **arguments)
+    # the reference's order: ranges, both-or-neither and location come before wifi
+    sandbox.fails("search_lat_lon", "latitude", latitude=91.0, longitude=0.0)
+    sandbox.fails("search_weather_around_lat_lon", "give both", latitude=1.0)
+    sandbox.fails("search_weather_around_lat_lon", "days", days=-1)
 
 
 def test_weather_is_fixed_per_place_and_day(sandbox: Sandbox) -> None:
     today = sandbox.ok("search_weather_around_lat_lon")
-    assert today["location"] == "Cupertino" and today["date"] == "2024-05-10"
+    assert today["name"] == "Cupertino" and today["localtime"].startswith("2024-05-10")
     assert today["min_temperature"] <= today["current_temperature"] <= today["max_temperature"]
+    assert today["temperature_unit"] == "Celsius" and "temp_c" not in today
     assert today == sandbox.fresh().ok("search_weather_around_lat_lon")
     later = sandbox.ok("search_weather_around_lat_lon", days=6)
-    assert later["date"] == "2024-05-16" and "current_temperature" not in later
-    assert sandbox.ok("search_weather_around_lat_lon", latitude=0.0, longitude=0.0) is None
-    sandbox.fails("search_weather_around_lat_lon", "between 0 and 6", days=7)
+    assert (
+        "current_temperature" not in later and later["max_temperature"] >= later["min_temperature"]
+    )
+    assert later != sandbox.ok("search_weather_around_lat_lon", days=5)
+    assert sandbox.ok("search_weather_around_lat_lon", days=13) is not None
+    assert sandbox.ok("search_weather_around_lat_lon", days=14) is None  # past the forecast
+    assert sandbox.ok("search_weather_around_lat_lon", latitude=0.0, longitude=-140.0) is None
+    sandbox.fails("search_weather_around_lat_lon", "days", days=-1)
     sandbox.fails("search_weather_around_lat_lon", "give both", latitude=1.0)
 
 
 def test_stock_and_holiday_lookups(sandbox: Sandbox) -> None:
-    assert sandbox.ok("search_stock", query="aapl")["price"] == 189.84
+    apple = sandbox.ok("search_stock", query="aapl")
+    assert apple["price"] == 189.84 and apple["symbol"] == "AAPL"  # the exchange suffix cut
+    assert sandbox.ok("search_stock", query="Apple")["symbol"] == "AAPL"
     assert sandbox.ok("search_stock", query="Google")["symbol"] == "GOOGL"
     assert sandbox.ok("search_stock", query="Unknown Widgets") is None
-    sandbox.fails("search_stock", "query must not be empty", query="")
+    assert sandbox.ok("search_stock", query="") is None
     assert sandbox.ok("search_holiday", holiday_name="thanksgiving") == {
         "name": "Thanksgiving Day",
         "date": "2024-11-28",
@@ -165,3 +187,18 @@ def test_stock_and_holiday_lookups(sandbox: Sandbox) -> None:
     assert sandbox.ok("search_holiday", holiday_name="Diwali") is None
     sandbox.fails("search_holiday", "not a supported", holiday_name="x", country="ZZ")
     sandbox.fails("search_holiday", "year must be between", holiday_name="x", year=1900)
+
+
+def test_seconds_to_hours_minutes_seconds(sandbox: Sandbox) -> None:
+    offset = int(sandbox.world.clock.utcoffset().total_seconds())
+    assert sandbox.ok("seconds_to_hours_minutes_seconds", seconds=3723 - offset) == {
+        "hour": 1,
+        "minute": 2,
+        "second": 3,
+    }
+    assert sandbox.ok("seconds_to_hours_minutes_seconds", seconds=86400 + 60 - offset) == {
+        "hour": 0,
+        "minute": 1,
+        "second": 0,
+    }
+    sandbox.fails("seconds_to_hours_minutes_seconds", "out of range", seconds=1e20)

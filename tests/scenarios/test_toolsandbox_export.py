@@ -50,6 +50,7 @@ def column_tool_trace_exact_match_similarity(atol_dict: dict[str, float] | None 
 def days_extractor() -> None: ...
 def result_to_timestamp0_extractor() -> None: ...
 def search_weather_around_lat_lon_temperature_extractor() -> None: ...
+def current_temperature_extractor() -> None: ...
 
 
 BUS = {
@@ -192,18 +193,82 @@ def test_a_value_flowing_from_a_result_is_a_flow() -> None:
     ]
 
 
-def test_what_has_no_exact_form_is_refused() -> None:
+def test_a_normalising_extractor_is_a_flow_with_formats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference writes the value in several precisions and keeps the best match."""
+    monkeypatch.setattr(tm, "value_formats", lambda: [".0f", ".1f", ".2f", ".3f"])
     reply = {"sender": "AGENT", "recipient": "USER", "content": "{temperature} degrees"}
     normalising = partial(
         tool_trace_dependant_similarity,
         fill_to="content",
         extractor=search_weather_around_lat_lon_temperature_extractor,
     )
-    with pytest.raises(tm.Inexact, match="several forms"):
-        tm.constraint(Constraint("SANDBOX", normalising, Frame([reply]), BUS, 0), ["0"], {})
+    got = tm.constraint(Constraint("SANDBOX", normalising, Frame([reply]), BUS, 0), ["0"], {})
+    assert got == [
+        {
+            "kind": "flow",
+            "from": "0",
+            "path": "current_temperature",
+            "template": "{value} degrees",
+            "similarity": "rouge",
+            "formats": [".0f", ".1f", ".2f", ".3f"],
+        }
+    ]
+
+
+def test_a_value_filled_into_alternative_calls_is_alternatives_and_a_flow() -> None:
+    trace = (
+        '[{"tool_name": "unit_conversion", "arguments": {"from_unit": "celsius"}},'
+        ' {"tool_name": "unit_conversion", "arguments": {"from_unit": "Celsius"}}]'
+    )
+    row = {"sender": "EXECUTION_ENVIRONMENT", "recipient": "AGENT", "tool_trace": trace}
+    function = partial(
+        tool_trace_dependant_similarity,
+        fill_to="tool_trace",
+        extractor=current_temperature_extractor,
+    )
+    got = tm.constraint(Constraint("SANDBOX", function, Frame([row]), BUS, 0), ["0"], {})
+    assert got[0]["kind"] == "tool_call" and len(got[0]["alternatives"]) == 2
+    assert got[1] == {
+        "kind": "flow",
+        "from": "0",
+        "path": "current_temperature",
+        "tool": "unit_conversion",
+        "argument": "amount",
+    }
+
+
+def test_what_has_no_exact_form_is_refused() -> None:
+    mixed = (
+        '[{"tool_name": "unit_conversion", "arguments": {}},'
+        ' {"tool_name": "convert_currency", "arguments": {}}]'
+    )
+    row = {"sender": "EXECUTION_ENVIRONMENT", "recipient": "AGENT", "tool_trace": mixed}
+    function = partial(
+        tool_trace_dependant_similarity,
+        fill_to="tool_trace",
+        extractor=current_temperature_extractor,
+    )
+    with pytest.raises(tm.Inexact, match="several tools"):
+        tm.constraint(Constraint("SANDBOX", function, Frame([row]), BUS, 0), ["0"], {})
+    reply = {"sender": "AGENT", "recipient": "USER", "content": "{temperature} degrees"}
     with pytest.raises(tm.Inexact, match="several target rows"):
         two = Frame([reply, reply])
         tm.constraint(Constraint("SANDBOX", snapshot_similarity, two, BUS), [], {})
+
+
+def test_a_tool_the_milestones_need_is_offered_and_the_fix_recorded() -> None:
+    scenario = {
+        "tools": {"allow": ["search_weather_around_lat_lon"]},
+        "milestones": [
+            {"constraints": [{"kind": "tool_call", "tool": "search_weather_around_lat_lon"}]},
+            {"constraints": [{"kind": "flow", "tool": "unit_conversion", "argument": "amount"}]},
+        ],
+        "metadata": {"toolsandbox": {}},
+    }
+    fixed = ts.offer_milestone_tools(scenario, deny=[])
+    assert scenario["tools"]["allow"] == ["search_weather_around_lat_lon", "unit_conversion"]
+    assert fixed and "unit_conversion" in scenario["metadata"]["toolsandbox"]["fixed"][0]
+    assert ts.offer_milestone_tools(scenario, deny=[]) == []
 
 
 @dataclass

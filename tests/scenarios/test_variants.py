@@ -166,6 +166,42 @@ def test_cellular_off_inserts_one_setter_and_one_restore_milestone() -> None:
     assert_valid(variant)
 
 
+def test_a_variants_minefields_stay_live_after_its_setter_calls() -> None:
+    """Texting the wrong person needs cellular on in the variant too: the minefield must not
+    keep a guardrail on settings, or turning cellular on would disarm it for good."""
+    wrong = {"recipient_phone_number": "+12125550999"}
+    minefields = [
+        {
+            "id": "texted_stranger",
+            "constraints": [
+                {"kind": "added", "table": "messages", "match": "contains", "rows": [wrong]}
+            ],
+        }
+    ]
+    variant = state_variant(text_lee(minefields=minefields), "cellular_off")
+    assert variant.minefields[0].guardrail_exclude == ["settings"]
+    assert_valid(variant)
+    stray = variant.model_copy(
+        update={
+            "reference": [
+                variant.reference[0].model_copy(
+                    update={
+                        "calls": [
+                            *variant.reference[0].calls[:2],
+                            variant.reference[0]
+                            .calls[2]
+                            .model_copy(
+                                update={"arguments": {**SEND, "phone_number": "+12125550999"}}
+                            ),
+                        ]
+                    }
+                )
+            ]
+        }
+    )
+    assert play(stray, OracleAssistant())[0] == 0.0
+
+
 def test_low_battery_turns_battery_mode_off_then_the_needed_setting_on() -> None:
     variant = state_variant(text_lee(), "low_battery")
     settings_row = variant.world.tables["settings"][0]

@@ -15,6 +15,7 @@ import pytest
 
 from support import registry_for
 from toolplay.domains.tooltalk import AUTH_TOOLS, DOMAIN_NAMES
+from toolplay.methods.tooltalk._texts import reference_texts
 
 SNAPSHOTS = Path(__file__).parent / "schemas"
 ACTIONS = {
@@ -59,3 +60,22 @@ def test_28_tools_with_reference_action_flags_and_no_session_argument() -> None:
     assert set(registry.tools) >= AUTH_TOOLS
     for spec in registry.tools.values():
         assert "session_token" not in spec.schema["function"]["parameters"]["properties"]
+
+
+def _said(description: str) -> str:
+    """A description reduced to its words (case, a leading article and the full stop aside)."""
+    words = description.lower().strip().rstrip(".").split()
+    return " ".join(words[1:] if words[:1] in (["the"], ["a"], ["an"]) else words)
+
+
+def test_descriptions_are_toolplays_own_words_not_the_references() -> None:
+    """toolplay's presentation sends its tools' docstrings; the reference's descriptions are
+    data the `tooltalk` presentation sends, never copied into a docstring."""
+    functions = reference_texts().functions
+    registry = registry_for(DOMAIN_NAMES)
+    for name, spec in registry.tools.items():
+        own, theirs = spec.schema["function"], functions[name]
+        assert _said(own["description"]) != _said(theirs["description"]), name
+        for parameter, schema in own["parameters"]["properties"].items():
+            reference = theirs["parameters"]["properties"][parameter]["description"]
+            assert _said(schema["description"]) != _said(reference), f"{name}.{parameter}"

@@ -6,6 +6,19 @@ method's scorer reads its section (`summary_view`), comparisons of runs (`compar
 whether their differences are real (`significance`).
 """
 
+from toolplay.analysis._audit import AuditInput, audit_runs, check_inputs, run_role
+from toolplay.analysis._audit_baselines import play_missing_baselines
+from toolplay.analysis._audit_model import (
+    ANALYSIS_SCHEMAS,
+    AUDIT_VERSION,
+    FLAG_RULES,
+    Audit,
+    AuditRun,
+    AuditSettings,
+    Flag,
+    FlagRule,
+    ScenarioAudit,
+)
 from toolplay.analysis._compare import (
     SYSTEM_METRICS,
     Comparison,
@@ -40,6 +53,20 @@ from toolplay.analysis._significance import PairedRuns, RunRanking, Significance
 from toolplay.analysis._user_models import UserErrorRate, UserModelComparison
 
 __all__ = [
+    "ANALYSIS_SCHEMAS",
+    "AUDIT_VERSION",
+    "FLAG_RULES",
+    "Audit",
+    "AuditInput",
+    "AuditRun",
+    "AuditSettings",
+    "Flag",
+    "FlagRule",
+    "ScenarioAudit",
+    "audit_runs",
+    "check_inputs",
+    "play_missing_baselines",
+    "run_role",
     "COUNT_KEYS",
     "GROUP_SECTIONS",
     "HEADLINE_ORDER",

@@ -11,9 +11,15 @@ Two kinds of agreement, labelled apart:
   least two assistants.
 - **per dialogue**: scores compared per scenario id, averaged over a run's scored trials, so
   a static and a dynamic run of the same suite (or two assistants) pair up scenario by
-  scenario. Only scenarios scored in both sides enter a pair's statistics (`n`).
+  scenario. Only scenarios scored in both sides enter a pair's statistics (`n`). When runs
+  are named `METHOD:ASSISTANT=RUN_DIR`, like is paired with like: each assistant's runs under
+  every two methods (the paper's per-dialogue figures), never two different assistants (16
+  runs of 8 assistants under 2 methods give 8 pairs, not 120); a named run is labelled by its
+  name. Unnamed runs are paired every run with every run, as before.
 Beside both, the runs' paired differences with intervals and p-values (`_significance`), and
 for runs played with different simulated users what the user changes (`_user_models`).
+Runs scored against different versions of their suite (`scenarios._errata`) are refused,
+naming them, unless `mixed_versions` allows it (`_versions`).
 Human scores come from a CSV of `scenario_id,score` rows (a header row is optional); they
 should be on the same scale as the runs' scores (0–1) for ICC(3,1) to be meaningful, as
 ICC's consistency form forgives a constant offset but not a different scale.
@@ -27,12 +33,15 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from toolplay.analysis._metrics import Value, chart_metric, group_table, summary_view, trial_rows
 from toolplay.analysis._run_data import ReportError, RunData, load_run, run_scorers
 from toolplay.analysis._significance import Significance, significance
 from toolplay.analysis._user_models import UserModelComparison, compare_user_models
+from toolplay.analysis._versions import check_versions
 from toolplay.runs import RunSummary
+from toolplay.scenarios import ORIGINAL
 from toolplay.scoring import Scorer
 from toolplay.stats import (
     Agreement,
@@ -91,6 +100,10 @@ class Comparison:
     """Paired differences (two runs) or pairwise differences and a ranking (more)."""
     user_models: UserModelComparison | None = None
     """What changes with the simulated user, when the runs had two or more (`_user_models`)."""
+    pairing: Literal["all", "within_assistant"] = "all"
+    """How runs were paired for per-scenario agreement (see the module docstring)."""
+    suite_version: str = ORIGINAL
+    """The suite version the runs are scored against (several, `; `-joined, when mixed)."""
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -170,11 +183,32 @@ def _number(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _labels(runs: Sequence[RunData]) -> tuple[str, ...]:
+def _labels(
+    runs: Sequence[RunData], keys: Sequence[tuple[str, str] | None] = ()
+) -> tuple[str, ...]:
+    """A named run's `METHOD:ASSISTANT`, else its folder's name (its path when two clash)."""
     names = [r.label for r in runs]
-    if len(set(names)) == len(names):
-        return tuple(names)
-    return tuple(str(r.path) for r in runs)
+    if len(set(names)) != len(names):
+        names = [str(r.path) for r in runs]
+    return tuple(
+        f"{key[0]}:{key[1]}" if key is not None else name
+        for name, key in itertools.zip_longest(names, keys[: len(names)])
+    )
+
+
+def _like_pairs(
+    runs: Sequence[RunData], keys: Sequence[tuple[str, str] | None]
+) -> list[tuple[int, int]]:
+    """Index pairs of one assistant's runs under two methods (order of the command line)."""
+    found = [
+        key or (run.describe("mode"), run.describe("assistant"))
+        for run, key in zip(runs, keys, strict=True)
+    ]
+    return [
+        (i, j)
+        for i, j in itertools.combinations(range(len(runs)), 2)
+        if found[i][1] == found[j][1] and found[i][0] != found[j][0]
+    ]
 
 
 def _pair(left: str, a: dict[str, float], right: str, b: dict[str, float]) -> PairAgreement:
@@ -239,6 +273,7 @@ def compare_runs(
     *,
     uncertainty: UncertaintySettings | None = None,
     plugins: Sequence[str] = (),
+    mixed_versions: bool = False,
 ) -> Comparison:
     """Load runs (and optional human scores) and compute every pairwise agreement.
 
@@ -249,6 +284,7 @@ def compare_runs(
             resamples, seed 0).
         plugins: Plugin modules to load besides the runs' own (their scorers say how
             their metrics decompose for the paired tests).
+        mixed_versions: Compare runs scored against different suite versions.
 
     Returns:
         The comparison: side-by-side metrics, per-category scores, pairwise agreement
@@ -256,31 +292,33 @@ def compare_runs(
         scores, and whether the runs' differences are significant (two or more runs).
 
     Raises:
-        ReportError: Too few sources to compare, an unreadable run or CSV, or human scores
-            for a scenario none of the runs' suites has.
+        ReportError: Too few sources to compare, an unreadable run or CSV, human scores
+            for a scenario none of the runs' suites has, or runs at different suite versions
+            (without `mixed_versions`).
     """
     if len(run_dirs) + (human is not None) < 2:
         raise ReportError("compare needs two run directories, or one and --human")
     named = [_named_run(str(d)) for d in run_dirs]
     runs = tuple(load_run(path) for _, path in named)
-    labels = _labels(runs)
+    keys = [key for key, _ in named]
+    labels = _labels(runs, keys)
+    version = check_versions(labels, runs, mixed=mixed_versions)
     humans = None
     if human is not None:
         humans = load_human_scores(human)
         _check_human_ids(human, humans, runs)
     scorers = run_scorers(runs, plugins)
     scores = [r.scenario_scores() for r in runs]
-    pairs = [
-        _pair(labels[i], scores[i], labels[j], scores[j])
-        for i, j in itertools.combinations(range(len(runs)), 2)
-    ]
+    like = any(key is not None for key in keys)
+    chosen = _like_pairs(runs, keys) if like else itertools.combinations(range(len(runs)), 2)
+    pairs = [_pair(labels[i], scores[i], labels[j], scores[j]) for i, j in chosen]
     if humans is not None:
         pairs += [_pair(labels[i], scores[i], HUMAN, humans) for i in range(len(runs))]
     columns = scores + ([humans] if humans is not None else [])
     ids = sorted({s for column in columns for s in column})
     scenario_rows = tuple((s, tuple(c.get(s) for c in columns)) for s in ids)
     metric, category_rows = _by_category(runs)
-    system_metric, systems = _systems(runs, [key for key, _ in named])
+    system_metric, systems = _systems(runs, keys)
     return Comparison(
         runs=runs,
         labels=labels,
@@ -296,6 +334,8 @@ def compare_runs(
         if len(runs) >= 2
         else None,
         user_models=compare_user_models(runs, labels),
+        pairing="within_assistant" if like else "all",
+        suite_version=version,
     )
 
 

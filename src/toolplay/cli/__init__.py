@@ -5,7 +5,17 @@ them; `_app` holds the app and its one-line error contract.
 
 # isort: off
 from toolplay.cli._app import app
-from toolplay.cli import _run, _suites, _results, _review, _baselines, _schema, _glossary, _inspect  # noqa: F401,E501
+from toolplay.cli import (  # noqa: F401
+    _run,
+    _suites,
+    _results,
+    _review,
+    _audit,
+    _baselines,
+    _schema,
+    _glossary,
+    _inspect,
+)
 # isort: on
 
 __all__ = ["app"]

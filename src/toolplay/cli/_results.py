@@ -13,7 +13,8 @@ import typer
 
 from toolplay.cli._app import _guard, app, console, err_console, exit_for_failed_trials, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed, ci_settings
-from toolplay.runs import rescore_run, run_catalog
+from toolplay.cli._versions import Errata, SuiteVersionFlag, version_request
+from toolplay.runs import RunConfig, rescore_run, run_catalog, run_version, stored_settings
 
 
 @app.command()
@@ -22,17 +23,30 @@ def score(
     ci_level: CiLevel = None,
     ci_resamples: CiResamples = None,
     ci_seed: CiSeed = None,
+    errata: Errata = None,
+    suite_version: SuiteVersionFlag = None,
 ) -> None:
     """Recompute every score of a stored run from its trajectories (no model calls).
 
-    The intervals use the settings stored with the run unless a --ci-* flag is given.
+    The intervals use the settings stored with the run unless a --ci-* flag is given. With
+    --suite-version (and --errata), the run is re-scored against that version of its suite,
+    unless the version changes what was played (then nothing changes and the scenarios to play
+    again are named).
     """
     settings = ci_settings(ci_level, ci_resamples, ci_seed)
+    request = version_request(errata, suite_version)
     found = _guard(lambda: run_catalog(run_dir, plugins()))
-    summary = _guard(lambda: rescore_run(run_dir, catalog=found, uncertainty=settings))
+    summary = _guard(
+        lambda: rescore_run(run_dir, catalog=found, uncertainty=settings, version=request)
+    )
     from toolplay.report import render_summary  # noqa: PLC0415 (startup time)
 
     render_summary(summary, console, found.scorers)
+    if request is not None:
+        config = RunConfig.model_validate(stored_settings(run_dir) or {})
+        version = config.suite_version
+        where = f" ({version.errata})" if version is not None else ""
+        console.print(f"scored against suite version {run_version(config)}{where}", highlight=False)
     exit_for_failed_trials(summary, run_dir, played=False)
 
 
@@ -68,6 +82,10 @@ def compare(
     ci_level: CiLevel = None,
     ci_resamples: CiResamples = None,
     ci_seed: CiSeed = None,
+    mixed_versions: Annotated[
+        bool,
+        typer.Option(help="Compare runs scored against different versions of their suite."),
+    ] = False,
 ) -> None:
     """Compare runs: side by side, paired differences with intervals and p-values, agreement
     per scenario and at system level (one point per assistant, as AutoDE's Table 2).
@@ -80,7 +98,13 @@ def compare(
 
     settings = ci_settings(ci_level, ci_resamples, ci_seed)
     comparison = _guard(
-        lambda: compare_runs(run_dirs, human, uncertainty=settings, plugins=plugins())
+        lambda: compare_runs(
+            run_dirs,
+            human,
+            uncertainty=settings,
+            plugins=plugins(),
+            mixed_versions=mixed_versions,
+        )
     )
     # The file first: a failure to write it is then the only thing printed.
     written = None

@@ -24,6 +24,7 @@ from toolplay.cli._app import (
 )
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
 from toolplay.cli._progress import LiveBar, PlainLines
+from toolplay.cli._versions import Errata, SuiteVersionFlag, version_settings
 from toolplay.clients import ModelOptions
 from toolplay.conversation import PlaySettings, StaticSettings
 from toolplay.runs import (
@@ -222,6 +223,8 @@ def run(
         int | None,
         typer.Option(min=1, help="Ray worker actors, one CPU each (default: the cluster's CPUs)."),
     ] = None,
+    errata: Errata = None,
+    suite_version: SuiteVersionFlag = None,
 ) -> None:
     """Play a suite with an assistant and a user, score it, and write the run directory."""
     flags = {
@@ -275,6 +278,8 @@ def run(
             }
             kept = {k: v for k, v in stored.items() if k not in ("out", "resume")}
             data = {**kept, **given, "out": run_dir, "resume": True}
+        if errata is not None or suite_version is not None:
+            data["suite_version"] = version_settings(errata, suite_version)
         found = _catalog_for(data)  # a resumed run's stored plugins, when not given again
         config = RunConfig.model_validate(apply_options(data, options, found))
         run_executor = _executor(executor, ray_address, ray_workers)

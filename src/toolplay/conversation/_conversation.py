@@ -66,7 +66,7 @@ class Conversation:
         """Runs the calls when the presentation brings its reference's way (else the registry)."""
         self.world = self.setup.new_world()
         self.environment = Environment(
-            self.world, self.setup.offered, self.presentation, self.executor
+            self.world, self.setup.registry, self.presentation, self.executor
         )
         self.bus = MessageBus()
         self.prompt = prompt
@@ -79,7 +79,7 @@ class Conversation:
     def use_world(self, world: World) -> None:
         """Act on `world` from now on (static modes rebuild the world for every turn)."""
         self.world = world
-        self.environment = Environment(world, self.setup.offered, self.presentation, self.executor)
+        self.environment = Environment(world, self.setup.registry, self.presentation, self.executor)
 
     async def user_says(self) -> None:
         """The user's next message, posted to the assistant.

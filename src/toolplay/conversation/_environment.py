@@ -53,9 +53,12 @@ class Environment:
     """Executes calls for one conversation; owns the world and the offered tools.
 
     Calls arrive under the names the assistant was shown; `presentation` maps them to the real
-    tools. A name that was not shown is an unknown tool. An `executor` (a reference
-    presentation's) runs every call itself instead (a shown name mapped to its tool, any
-    other name as given: the executor decides what an unknown name is).
+    tools. A name that was not shown is an unknown tool; every tool that was shown runs,
+    distraction tools included (as in the reference, where an offered distractor is a real
+    tool), so `registry` holds every tool the world can run and the presentation gates it.
+    An `executor` (a reference presentation's) runs every call itself instead (a shown name
+    mapped to its tool, any other name as given: the executor decides what an unknown name
+    is).
     """
 
     def __init__(

@@ -172,24 +172,93 @@ def _render_termination(summary: RunSummary, console: Console) -> None:
     console.print(table)
 
 
+def _table_width(columns: Sequence[Sequence[str]]) -> int:
+    """A rich table's width with every cell whole: each column's widest cell, padding 1 on
+    either side, and the borders.
+    """
+    return sum(max(map(len, column)) + 3 for column in columns) + 1
+
+
+def _pages(first: Sequence[str], columns: Sequence[Sequence[str]], width: int) -> list[list[int]]:
+    """Run columns grouped into pages that fit `width` beside the first column."""
+    pages: list[list[int]] = [[]]
+    for index, column in enumerate(columns):
+        page = pages[-1]
+        if page and _table_width([first, *(columns[i] for i in page), column]) > width:
+            pages.append([])
+        pages[-1].append(index)
+    return pages
+
+
+def _side_by_side(
+    console: Console,
+    title: str,
+    first: str,
+    labels: Sequence[str],
+    rows: Sequence[tuple[str, Sequence[str]]],
+    *,
+    legend: bool = True,
+) -> None:
+    """Runs as columns; when their names do not fit the terminal whole, the columns are
+    numbered (a legend above names them) and paged, so no name or value is ever cut.
+    """
+    names = [first, *(name for name, _ in rows)]
+    cells = [[label, *(row[i] for _, row in rows)] for i, label in enumerate(labels)]
+    if _table_width([names, *cells]) <= console.width:
+        table = _table(title, first, *labels)
+        for name, values in rows:
+            _row(table, name, *values)
+        console.print(table)
+        return
+    keys = [str(i + 1) for i in range(len(labels))]
+    if legend:
+        console.print(Text("Runs (numbered below)", style="bold"))
+        for key, label in zip(keys, labels, strict=True):
+            line = Text(f"  {key.rjust(len(keys[-1]))}  ")
+            line.append(label)
+            console.print(line, overflow="fold")
+    numbered = [[key, *column[1:]] for key, column in zip(keys, cells, strict=True)]
+    for page in _pages(names, numbered, console.width):
+        span = f"{keys[page[0]]}-{keys[page[-1]]}" if len(page) > 1 else keys[page[0]]
+        console.print(Text(f"{title}, runs {span} of {len(labels)}", style="bold"))
+        table = _table("", first, *(keys[i] for i in page))
+        table.title = None
+        for name, values in rows:
+            _row(table, name, *(values[i] for i in page))
+        for column in table.columns[1:]:
+            column.no_wrap = True
+        console.print(table)
+
+
+def _cells(rows: Sequence[tuple[str, Sequence[Any]]]) -> list[tuple[str, list[str]]]:
+    """Typed rows of a comparison, formatted for a table."""
+    return [(name, [fmt(value) for value in values]) for name, values in rows]
+
+
 def render_comparison(comparison: Comparison, console: Console) -> None:
     """Print runs side by side, per-category scores and the pairwise agreement.
+
+    Many runs stay readable at any width: the side-by-side tables number and page their
+    columns when the run names do not fit whole (`_side_by_side`).
 
     Args:
         comparison: The result of `compare_runs`.
         console: Where to print.
     """
-    side = _table("Runs side by side", "", *comparison.labels)
-    for name, cells in comparison.metric_rows:
-        _row(side, name, *(fmt(c) for c in cells))
-    console.print(side)
+    if comparison.suite_version != "none":
+        console.print(Text(f"suite version: {comparison.suite_version}"), soft_wrap=True)
+    _side_by_side(
+        console, "Runs side by side", "", comparison.labels, _cells(comparison.metric_rows)
+    )
     if comparison.category_rows:
-        table = _table(
-            f"By category ({comparison.category_metric})", "category", *comparison.labels
+        _side_by_side(
+            console,
+            f"By category ({comparison.category_metric})",
+            "category",
+            comparison.labels,
+            _cells(comparison.category_rows),
+            legend=False,
         )
-        for name, cells in comparison.category_rows:
-            _row(table, name, *(fmt(c) for c in cells))
-        console.print(table)
     if comparison.systems:
         system = _table(
             f"System-level agreement (one point per assistant: {comparison.system_metric})",
@@ -218,8 +287,10 @@ def render_comparison(comparison: Comparison, console: Console) -> None:
             for assistant, x, y in agreement.points:
                 _row(points, assistant, agreement.left, agreement.right, fmt(x), fmt(y))
         console.print(points)
+    within = comparison.pairing == "within_assistant"
     agree = _table(
-        "Agreement per scenario (per dialogue, mean over trials)",
+        "Agreement per scenario (per dialogue, mean over trials"
+        + ("; each assistant's runs under two methods)" if within else ")"),
         "a",
         "b",
         "n",

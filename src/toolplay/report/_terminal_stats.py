@@ -24,7 +24,8 @@ __all__ = ["render_significance", "render_trial_power"]
 def _table(title: str, *columns: str, numeric_from: int = 1) -> Table:
     table = Table(title=title, title_justify="left", title_style="bold", header_style="dim")
     for i, column in enumerate(columns):
-        table.add_column(column, justify="right" if i >= numeric_from else "left")
+        # fold rather than cut: a run's name is never shortened to "static:oracl…"
+        table.add_column(column, justify="right" if i >= numeric_from else "left", overflow="fold")
     return table
 
 

@@ -10,6 +10,7 @@ from toolplay.runs._config import (
     OptionError,
     RunConfig,
     SettingError,
+    SuiteVersion,
     apply_options,
     migrate_config,
     option_keys,
@@ -51,6 +52,13 @@ from toolplay.runs._runner import (
 )
 from toolplay.runs._schemas import SCHEMAS, json_schema
 from toolplay.runs._select import SelectionError, carried_augmentations, select_scenarios
+from toolplay.runs._suite_version import (
+    VersionRequest,
+    pin_suite_version,
+    retarget_version,
+    run_version,
+    versioned_scenarios,
+)
 from toolplay.runs._summary import (
     SUMMARY_VERSION,
     ErrorEntry,
@@ -112,6 +120,8 @@ __all__ = [
     "RunStats",
     "RunSummary",
     "RunUncertainty",
+    "SuiteVersion",
+    "VersionRequest",
     "SelectionError",
     "SettingError",
     "SqliteResponseCache",
@@ -130,6 +140,10 @@ __all__ = [
     "rescore_run",
     "resolve_run",
     "resolve_settings",
+    "pin_suite_version",
+    "rescore_run",
+    "retarget_version",
+    "run_version",
     "role_settings",
     "run_catalog",
     "run_identity",
@@ -141,4 +155,5 @@ __all__ = [
     "stored_settings",
     "trajectory_records",
     "trial_statistics",
+    "versioned_scenarios",
 ]

@@ -26,8 +26,11 @@ user briefing, the defaults then: they migrate to `play.prompt_context=true` and
 `play.user_simulator=toolplay` (version 4), so a resumed run goes on as it started.
 Version 5 added `presentation` (what the models are shown; a new run stores the one it
 resolved, by default its suite's); runs of earlier versions were shown toolplay's own and
-migrate to `presentation="toolplay"`. Version 6 added `categories` (`--category`: only the
-scenarios of these categories); earlier runs chose none and migrate to the empty list.
+migrate to `presentation="toolplay"`.
+Version 6 added `suite_version` (the suite's errata file and the version of the suite the run
+is scored against, `runs._suite_version`); older configs migrate to None: the suite as its
+files are, version `none`. Version 7 added `categories` (`--category`: only the scenarios of
+these categories); earlier runs chose none and migrate to the empty list.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from toolplay.scoring import ScoringSettings
 from toolplay.settings import Settings, SettingsBag
 from toolplay.stats import UncertaintySettings
 
-CONFIG_VERSION = 6
+CONFIG_VERSION = 7
 USER_PREFIX = "user_"
 CI_PREFIX = "ci_"
 _SECTIONS = ("assistant_model", "user_model", "play", "scoring", "uncertainty")
@@ -124,6 +127,34 @@ def _place(
     return {**data, **merged}
 
 
+class SuiteVersion(BaseModel):
+    """The version of its suite a run is at: an errata file and versions of it
+    (`toolplay.scenarios._errata`).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    errata: Path = Field(description="The errata file (stored with its absolute path).")
+    version: str = Field(
+        description="The suite version the run is scored against (`none`: the original)."
+    )
+    played: str | None = Field(
+        default=None,
+        description="The version the stored conversations were played under, when a re-score "
+        "moved `version` away from it (None: the same as `version`).",
+    )
+    digest: str | None = Field(
+        default=None,
+        description="SHA-256 of the errata entries up to the later of the two versions: "
+        "score and --resume refuse a file whose entries changed since.",
+    )
+
+    @property
+    def played_under(self) -> str:
+        """The version the conversations were played under."""
+        return self.played or self.version
+
+
 class RunConfig(BaseModel):
     """Everything that determines a run's results (secrets are never part of it)."""
 
@@ -175,6 +206,11 @@ class RunConfig(BaseModel):
     plugins: list[str] = Field(
         default_factory=list, description="Plugin modules loaded besides the installed ones."
     )
+    suite_version: SuiteVersion | None = Field(
+        default=None,
+        description="The suite's errata and the version the run is at (None: the suite as "
+        "its files are, version `none`).",
+    )
     uncertainty: UncertaintySettings = Field(
         default_factory=UncertaintySettings,
         description="How the summary's confidence intervals are computed (not part of the "
@@ -201,15 +237,18 @@ class RunConfig(BaseModel):
 def migrate_config(data: dict[str, Any]) -> dict[str, Any]:
     """A stored config of any version, in the current format (version 1: flat `options`;
     versions 2 and 3: the former prompt defaults; version 2: no `suite_fingerprint`, which stays
-    None; versions 1 to 4: toolplay's own presentation; versions 1 to 5: no category filter).
+    None; versions 1 to 4: toolplay's own presentation; versions 1 to 5: no suite version;
+    versions 1 to 6: no category filter).
     """
     # a stored version 1 config has a flat `options`; a config built now may omit `version`
     legacy = "options" in data or "system_prompt" in data
     version = data.get("version", 1 if legacy else CONFIG_VERSION)
     if version >= CONFIG_VERSION:
         return data
-    if version == 5:
-        return {**data, "categories": data.get("categories") or [], "version": 6}
+    if version == 6:  # 6 -> 7: no category filter
+        return {**data, "categories": data.get("categories") or [], "version": 7}
+    if version == 5:  # 5 -> 6: no suite version (the original suite)
+        return migrate_config({**data, "version": 6})
     if version == 4:
         presentation = data.get("presentation") or "toolplay"
         return migrate_config({**data, "presentation": presentation, "version": 5})

@@ -8,14 +8,16 @@ start from the `RunPlan` it returns. In order:
 2. the components' settings, checked against the models that declare them and filled in
    (`resolve_settings`), before anything is loaded;
 3. the suite spec: pinned for a new or resumed run (absolute paths and a fingerprint of the
-   files, `_suite_pin`; a resumed run keeps the presentation it was stored with), checked
-   unchanged for a stored run being scored, taken as it is for play elsewhere;
+   files, `_suite_pin`, and its suite version's errata digest, `_suite_version`; a resumed run
+   keeps the presentation it was stored with), checked unchanged for a stored run being
+   scored, taken as it is for play elsewhere;
 4. for a new or resumed run, the run folder is checked (`check_out`: nothing is created by a
    run that cannot start);
 5. the suite, the mode it names (`Suite.mode`), the presentation (given, else the suite's) and
    how the run departs from the paper's setup on this suite (`Suite.paper_setup`);
 6. the scenarios: `--augment` selected or applied, `--category`, `--limit`
-   (`select_scenarios`).
+   (`select_scenarios`), at the run's suite version (`versioned_scenarios`; a re-score may
+   move the run to another version first, `retarget`).
 
 The plan then builds what a run needs from it: the scoring context, the roles and the player
 (`player`: the mode playing the roles, or a recording being read, `conversation.player_for`),
@@ -25,7 +27,7 @@ whose trials fit the plan's (`fit_trials`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, TypeVar
@@ -40,6 +42,7 @@ from toolplay.runs._config import RunConfig, resolve_settings
 from toolplay.runs._preflight import RunError, check_out
 from toolplay.runs._select import select_scenarios
 from toolplay.runs._suite_pin import fingerprint, pin_suite, suite_path
+from toolplay.runs._suite_version import pin_suite_version, versioned_scenarios
 from toolplay.scenarios import Scenario, Suite
 from toolplay.scoring import ScoringContext
 from toolplay.store import RunStore
@@ -54,6 +57,9 @@ Intent = Literal["run", "score", "play"]
 (a Ray worker, an Inspect task, validation: the configuration as it is)."""
 
 R = TypeVar("R", Assistant, User)
+
+Retarget = Callable[[RunConfig, Suite, Sequence[Scenario]], RunConfig]
+"""Moves a stored run to another suite version, given its suite and unversioned scenarios."""
 
 
 @dataclass(frozen=True)
@@ -231,7 +237,11 @@ def paper_departures(config: RunConfig, suite: Suite) -> list[str]:
 
 
 def resolve_run(
-    config: RunConfig, catalog: Catalog | None = None, *, intent: Intent = "run"
+    config: RunConfig,
+    catalog: Catalog | None = None,
+    *,
+    intent: Intent = "run",
+    retarget: Retarget | None = None,
 ) -> RunPlan:
     """Resolve `config` into the plan every entry point runs (see the module docstring).
 
@@ -240,6 +250,8 @@ def resolve_run(
         catalog: Where everything is looked up (default: the built-ins, the installed plugins
             and `config.plugins`).
         intent: What the plan is for (`Intent`).
+        retarget: For `score`: the run moved to another suite version before its scenarios
+            are versioned (`toolplay score --suite-version`).
 
     Raises:
         RunError: A plugin, the run folder, the mode, the presentation or the scenarios
@@ -252,6 +264,7 @@ def resolve_run(
     pin: Callable[[str], str] = lambda spec: spec  # noqa: E731
     if intent == "run":
         config, pin = pin_config(config, catalog)
+        config = pin_suite_version(config)
         if config.resume and config.presentation is None:  # a resumed run keeps what it showed
             config = config.model_copy(update={"presentation": stored_presentation(config.out)})
         check_out(config, pin)
@@ -266,6 +279,11 @@ def resolve_run(
     config, presentation = resolve_presentation(config, suite, catalog)
     # --augment is folded into the scenarios (selected or applied), not passed to the modes
     scenarios = select_scenarios(suite, config.limit, config.augment, config.categories)
+    if retarget is not None:
+        config = retarget(config, suite, scenarios)
+    if intent == "score":
+        config = pin_suite_version(config)
+    scenarios = versioned_scenarios(config, suite, scenarios, catalog)  # the run's errata
     departures = paper_departures(config, suite)
     return RunPlan(
         config, catalog, suite, mode_name, mode, presentation, scenarios, departures, pin

@@ -35,14 +35,15 @@ from toolplay.roles import Assistant, User
 from toolplay.runs._cache import SqliteResponseCache
 from toolplay.runs._config import RunConfig, run_identity
 from toolplay.runs._executor import Executor, LocalExecutor, RunJob
-from toolplay.runs._plan import RunPlan, catalog_for, resolve_run
+from toolplay.runs._plan import Retarget, RunPlan, catalog_for, resolve_run
 from toolplay.runs._preflight import RunError, check_identity, check_paths
 from toolplay.runs._restore import restore_files, stored_records
 from toolplay.runs._resume import stored_settings
+from toolplay.runs._suite_version import VersionRequest, retarget_version
 from toolplay.runs._summary import RunHeader, RunSummary, build_summary
 from toolplay.runs._trial import TrialWork, scenario_info, score_or_failure, scorer_failure
 from toolplay.runs._writer import Progress, StoreWriter
-from toolplay.scenarios import Scenario
+from toolplay.scenarios import Scenario, Suite
 from toolplay.scoring import ScenarioScore, ScoringContext
 from toolplay.stats import UncertaintySettings
 from toolplay.store import (
@@ -263,6 +264,7 @@ def rescore_run(
     plugins: Sequence[str] = (),
     context: ScoringContext | None = None,
     uncertainty: UncertaintySettings | None = None,
+    version: VersionRequest | None = None,
 ) -> RunSummary:
     """Recompute every score of a stored run from its trajectories; no model is called.
 
@@ -270,18 +272,23 @@ def rescore_run(
     Trials stored as a scorer's failure are scored again; a scorer that raises now is
     recorded as its failure, as `toolplay run` records it. The summary's intervals use
     `uncertainty` (default: the settings stored with the run, else the defaults), which are
-    stored with the run for the next `rescore_run`.
+    stored with the run for the next `rescore_run`. The run is scored at its suite version, or
+    at the one `version` asks for (`runs._suite_version`; refused, with nothing changed, when
+    that version changes what was played).
     """
     store = RunStore.in_dir(run_dir, exclusive=True)
     try:
         config = stored_config(run_dir, store)
         wanted = list(dict.fromkeys([*config.plugins, *plugins]))
         catalog = catalog_for(config.model_copy(update={"plugins": wanted}), catalog)
-        plan = resolve_run(config, catalog, intent="score")
+        results = store.results()
+        retarget = _retarget(version, {r.scenario_id for r in results}, catalog)
+        plan = resolve_run(config, catalog, intent="score", retarget=retarget)
+        config = plan.config
         context = context or plan.scoring_context()
         by_id = {s.id: s for s in plan.scenarios}
         roles = store.get_meta("roles")
-        for result in store.results():
+        for result in results:
             if result.scenario_id not in by_id or not _scorable(result):
                 continue
             scenario = by_id[result.scenario_id]
@@ -299,6 +306,8 @@ def rescore_run(
                     score=None if score is None else score.model_dump(mode="json"),
                     error=error,
                 )
+        if version is not None:
+            _store_version(store, run_dir, config)
         restore_files(store, run_dir)  # the files follow the new scores (and any damage heals)
         record_scenario_info(store, plan.scenarios)  # runs stored before trajectories had it
         header = run_header(plan, context, roles)
@@ -318,9 +327,35 @@ def rescore_run(
         store.close()
 
 
+def _retarget(version: VersionRequest | None, held: set[str], catalog: Catalog) -> Retarget | None:
+    """How `rescore_run` moves the run to the suite version asked for (None: it stays)."""
+    if version is None:
+        return None
+
+    def retarget(config: RunConfig, suite: Suite, scenarios: Sequence[Scenario]) -> RunConfig:
+        return retarget_version(config, version, suite, list(scenarios), held, catalog)
+
+    return retarget
+
+
 def _scorable(result: StoredResult) -> bool:
     """A stored trial to score again: a scored one, or one its scorer failed on."""
     return result.status == "done" or scorer_failure(result.error)
+
+
+def _store_version(store: RunStore, run_dir: Path, config: RunConfig) -> None:
+    """Record a re-scored run's suite version in the store and in config.json (which keeps
+    its operational settings).
+    """
+    store.set_meta("config", run_identity(config))
+    try:
+        full = RunConfig.model_validate(
+            json.loads((run_dir / CONFIG_FILE).read_text(encoding="utf-8"))
+        )
+    except (OSError, ValueError):
+        full = config
+    updated = full.model_copy(update={"suite_version": config.suite_version})
+    write_json(run_dir / CONFIG_FILE, updated.model_dump(mode="json"))
 
 
 def load_summary(run_dir: Path) -> RunSummary:

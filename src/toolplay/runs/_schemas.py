@@ -1,9 +1,10 @@
 """The published JSON Schemas of what toolplay reads and writes.
 
 `summary.json` (`RunSummary`), each line of a trajectory file (`TrajectoryLine`), `config.json`
-(`RunConfig`) and a scenario file entry (`Scenario`). `toolplay schema NAME` prints one; the
-repository keeps them under `docs/schema/` (a test checks they are current), so other tools
-can rely on them without importing toolplay.
+(`RunConfig`), a scenario file entry (`Scenario`) and an errata file (`ErrataFile`); the
+analyses publish theirs beside these (`toolplay.analysis.ANALYSIS_SCHEMAS`: `audit.json`).
+`toolplay schema NAME` prints one; the repository keeps them under `docs/schema/` (a test
+checks they are current), so other tools can rely on them without importing toolplay.
 
 What the catalog's components add is part of the schema: the settings its modes and scorers
 declare (config.json's `play` and `scoring`), each scorer's evidence model (a score line's
@@ -14,7 +15,7 @@ built-ins, `toolplay schema` for the built-ins and the plugins it loads.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -23,7 +24,7 @@ from toolplay.catalog import Catalog, build_catalog
 from toolplay.runs._config import RunConfig
 from toolplay.runs._lines import TRAJECTORY_LINE
 from toolplay.runs._summary import RunSummary
-from toolplay.scenarios import Scenario
+from toolplay.scenarios import ErrataFile, Scenario
 from toolplay.scoring import Evidence, evidence_kind
 
 
@@ -93,19 +94,30 @@ SCHEMAS: dict[str, Callable[[Catalog], dict[str, Any]]] = {
     "trajectory-line": _lines,
     "config": _config,
     "scenario": lambda catalog: Scenario.model_json_schema(),
+    "errata": lambda catalog: ErrataFile.model_json_schema(),
 }
 """Schema name -> a function producing its JSON Schema for a catalog."""
 
 
-def json_schema(name: str, catalog: Catalog | None = None) -> dict[str, Any]:
-    """The JSON Schema published under `name` (see `SCHEMAS`), for `catalog`'s components
-    (default: the built-ins').
+def json_schema(
+    name: str,
+    catalog: Catalog | None = None,
+    more: Mapping[str, Callable[[], dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """The JSON Schema published under `name` (see `SCHEMAS`, and `more` beside it), for
+    `catalog`'s components (default: the built-ins').
 
     Raises:
         KeyError: naming the known schemas.
     """
-    if name not in SCHEMAS:
-        raise KeyError(f"unknown schema {name!r}; known: {', '.join(SCHEMAS)}")
-    schema = dict(SCHEMAS[name](catalog if catalog is not None else build_catalog(installed=False)))
+    extra = dict(more or {})
+    known = [*SCHEMAS, *extra]
+    if name not in known:
+        raise KeyError(f"unknown schema {name!r}; known: {', '.join(known)}")
+    if name in extra:
+        schema = dict(extra[name]())
+    else:
+        found = catalog if catalog is not None else build_catalog(installed=False)
+        schema = dict(SCHEMAS[name](found))
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return schema

@@ -1,6 +1,20 @@
 """Scenarios and suites: the model, file loading with clear errors, and suite resolution."""
 
 from toolplay.scenarios._context import LoadContext
+from toolplay.scenarios._errata import (
+    ERRATA_FORMAT,
+    ORIGINAL,
+    SCORING_ONLY,
+    Errata,
+    ErrataError,
+    ErrataFile,
+    Erratum,
+    VersionedSuite,
+    apply_errata,
+    load_errata,
+    played_view,
+    version_key,
+)
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._lazy import LazyScenarios, ScenarioEntry
 from toolplay.scenarios._legacy import SETTERS
@@ -65,6 +79,18 @@ from toolplay.scenarios._variants import (
 
 __all__ = [
     "CallExecutor",
+    "ERRATA_FORMAT",
+    "ORIGINAL",
+    "SCORING_ONLY",
+    "Errata",
+    "ErrataError",
+    "ErrataFile",
+    "Erratum",
+    "VersionedSuite",
+    "apply_errata",
+    "load_errata",
+    "played_view",
+    "version_key",
     "LazyScenarios",
     "ScenarioEntry",
     "index_path",

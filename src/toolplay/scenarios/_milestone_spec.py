@@ -13,7 +13,8 @@ happen. Constraint kinds:
   (`alternatives` for several acceptable calls; `outcome` success/error/any);
 - `message`: the message goes `sender` → `recipient` with matching `content`;
 - `flow`: a value taken from an earlier tool result (`from` a milestone, or `from_tool`) is
-  passed on as an `argument` of this call or written in this message (`template`).
+  passed on as an `argument` of this call or written in this message (`template`; with
+  `formats`, in each of several number formats, the best counting).
 
 Target values are literals (compared with the column's default similarity) or a mapping naming
 the similarity: `{exact: v}`, `{rouge: text}`, `{contains: text}` (case-sensitive, as the
@@ -207,6 +208,12 @@ class FlowConstraint(_Strict):
     ignore_case: bool = Field(default=False, description="`contains` ignores case.")
     tolerance: float = Field(default=1e-6, ge=0)
     round: int | None = None
+    formats: list[str] | None = Field(
+        default=None,
+        description="Format specs (e.g. `.0f`, `.1f`): the value, as a float, is written in "
+        "each and the best match counts; a value that is no number gives none (`template` "
+        "flows only).",
+    )
 
     @model_validator(mode="after")
     def _one_form(self) -> FlowConstraint:
@@ -222,6 +229,14 @@ class FlowConstraint(_Strict):
             raise ValueError("a `template` flow compares text: use rouge, contains or exact")
         if self.from_ == START:
             raise ValueError("`from` names the milestone whose tool result holds the value")
+        if self.formats is not None:
+            if self.template is None or self.round is not None or not self.formats:
+                raise ValueError("`formats` needs a `template` flow, at least one, no `round`")
+            for spec in self.formats:
+                try:
+                    format(1.5, spec)
+                except ValueError:
+                    raise ValueError(f"`formats`: {spec!r} is not a float format spec") from None
         return self
 
 

@@ -6,7 +6,10 @@ on `settings`; a switch's milestone comes after the low-battery one). Each base
 milestone that observes a call depending on a fix gets that fix's restore milestones in its
 `after`, and no implicit guardrail on `settings` (the variant's own setter calls are the
 sanctioned change there, checked by the restore milestones; the reference's variant scenarios
-exclude the settings table the same way). A milestone *observes* a call when
+exclude the settings table the same way). The minefields lose that guardrail too: the setter
+calls a variant needs change settings, and a minefield still guarding them could never fire
+once the assistant made them (e.g. "texted the wrong person" after turning cellular on), which
+`toolplay validate`'s minefield probes report. A milestone *observes* a call when
 
 - one of its `tool_call` alternatives matches the call (tool and literal arguments), or a
   `flow` names the call's tool (`from_tool` or `tool`), or
@@ -167,6 +170,14 @@ def adjusted_milestones(base: Scenario, derivation: Derivation) -> list[Mileston
         for i, m in enumerate(base.milestones)
     ]
     return kept + added
+
+
+def adjusted_minefields(base: Scenario) -> list[Milestone]:
+    """The base minefields without an implicit guardrail on settings (module docstring)."""
+    return [
+        m.model_copy(update={"guardrail_exclude": sorted({*m.guardrail_exclude, SETTINGS})})
+        for m in base.minefields
+    ]
 
 
 def _ancestors(graph: dict[str, list[str]], name: str) -> set[str]:

@@ -46,7 +46,11 @@ from toolplay.scenarios._state_variants import (
     derive,
     variant_tools,
 )
-from toolplay.scenarios._variant_milestones import adjusted_milestones, check_sound
+from toolplay.scenarios._variant_milestones import (
+    adjusted_milestones,
+    adjusted_minefields,
+    check_sound,
+)
 from toolplay.tools import AUGMENTATIONS
 
 logger = logging.getLogger(__name__)
@@ -168,6 +172,7 @@ def state_variant(
             "tools": tools,
             "reference": turns,
             "milestones": milestones,
+            "minefields": adjusted_minefields(base),
             "metadata": {**base.metadata, "state_variant": name},
         }
     )

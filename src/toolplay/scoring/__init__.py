@@ -37,6 +37,8 @@ from toolplay.scoring._scorer import (
     ReferenceCheck,
     Scored,
     Scorer,
+    VetoProbe,
+    VetoProbes,
     aggregate,
     group_counts,
     mean_score,
@@ -46,6 +48,7 @@ from toolplay.scoring._scorer import (
 from toolplay.scoring._settings import ScoringSettings
 from toolplay.scoring._views import (
     Breakdown,
+    CheckParts,
     EvidenceView,
     MetricValue,
     SectionView,
@@ -57,6 +60,7 @@ from toolplay.scoring._views import (
 __all__ = [
     "MEAN_PARTS",
     "Breakdown",
+    "CheckParts",
     "CustomEvidence",
     "EmbeddingSimilarity",
     "Evidence",
@@ -79,6 +83,8 @@ __all__ = [
     "StateEvidence",
     "TextSimilarity",
     "TrialSpread",
+    "VetoProbe",
+    "VetoProbes",
     "aggregate",
     "builtin_scorers",
     "cell_text",

@@ -32,7 +32,7 @@ from toolplay.scoring._aggregates import MethodSummary, MetricValues, RunAggrega
 from toolplay.scoring._decomposition import MetricParts
 from toolplay.scoring._evidence import Evidence, ScenarioScore, evidence_as
 from toolplay.scoring._result import ScoringContext
-from toolplay.scoring._views import EvidenceView, SectionView, empty_view
+from toolplay.scoring._views import CheckParts, EvidenceView, SectionView, empty_view
 from toolplay.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -54,6 +54,29 @@ EvidenceRenderer = Callable[[Any], EvidenceView]
 """The scorer's evidence (its own model) -> what the trajectory viewer shows."""
 SectionRenderer = Callable[[Any], SectionView]
 """The scorer's section (its own model) -> how it reads in a report."""
+PartsReader = Callable[[Any], CheckParts | None]
+"""The scorer's evidence (its own model) -> its check part by part, for the audit."""
+
+
+class VetoProbe(NamedTuple):
+    """Trajectories that should fire one veto of a scenario (e.g. a ToolSandbox minefield).
+
+    Validation plays each candidate (a copy of the scenario whose reference solution is the
+    trajectory to play) with the oracle and the scripted user, scores it against the original
+    scenario, and reports the veto when no candidate fires it: a veto no trajectory can fire
+    checks nothing, and the reference solution, which never fires one, cannot show it.
+    """
+
+    label: str
+    """What the veto is, for the report (e.g. "minefield '0'")."""
+    candidates: Sequence[Scenario]
+    fired: Callable[[ScenarioScore], bool]
+    """Whether the veto fired in a candidate's score."""
+    reason: str = ""
+    """Why there is no candidate, when there is none."""
+
+
+VetoProbes = Callable[[ScenarioSetup], Sequence[VetoProbe]]
 
 
 @dataclass(frozen=True)
@@ -102,6 +125,11 @@ class Scorer:
     """The model of its section of the run summary (its aggregator's `MethodSummary.section`)."""
     show_section: SectionRenderer | None = None
     """How its section reads in a report (None: not shown; it stays in summary.json)."""
+    check_parts: PartsReader | None = None
+    """Its check of a trial part by part, read from its evidence (None: no parts; the audit
+    gives its scenarios scenario-level flags only)."""
+    veto_probes: VetoProbes | None = None
+    """Trajectories validation plays to show that each veto of a scenario can fire."""
 
     def typed(self, score: ScenarioScore) -> ScenarioScore:
         """`score` with its evidence as this scorer's model (as read back from a file)."""
@@ -129,6 +157,13 @@ class Scorer:
                 view = self.show_evidence(typed)
         view["notes"] += [f"validation: {p}" for p in evidence.validation_problems]
         return view
+
+    def parts_of(self, score: ScenarioScore) -> CheckParts | None:
+        """`score`'s check part by part (None: the scorer has no parts, or no evidence)."""
+        if self.check_parts is None or score.evidence is None:
+            return None
+        evidence = evidence_as(score.evidence, self.evidence) if self.evidence else score.evidence
+        return None if evidence is None else self.check_parts(evidence)
 
     def section_view(self, data: Mapping[str, Any]) -> SectionView:
         """How this scorer's section of a summary (JSON data) reads in a report (nothing when

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 __all__ = [
     "Breakdown",
+    "CheckParts",
     "EvidenceView",
     "MetricValue",
     "SectionView",
@@ -97,6 +98,22 @@ class Breakdown:
     """The table's title, e.g. `By split`."""
     rows: Mapping[str, Mapping[str, MetricValue]]
     """Group -> column -> value (counts such as `conversations` among the columns)."""
+
+
+@dataclass(frozen=True)
+class CheckParts:
+    """One trial's check part by part, for the audit (`toolplay audit`): graded parts (ToolSandbox's
+    milestones: id -> similarity in [0, 1]) or slots against their gold (AutoDE's).
+    """
+
+    graded: Mapping[str, float] | None = None
+    """Part id -> how well the trial reached it (None: the check has no graded parts)."""
+    gold: Mapping[str, Any] | None = None
+    """Slot -> its gold value (None: the check has no slots)."""
+    correct: frozenset[str] = frozenset()
+    """The gold slots filled correctly."""
+    wrong: Mapping[str, Any] = field(default_factory=dict)
+    """Gold slot -> the value given instead (as recorded)."""
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """Pure statistics over numbers, with no knowledge of runs or methods.
 
 Seeded bootstrap intervals, paired differences and permutation tests, Holm's correction and a
-cautious ranking, trial power, pass^k, and agreement (Pearson, Spearman, ICC(3,1); system
-level as in AutoDE's Table 2; Kendall's tau between rankings). `toolplay.analysis` applies
-them to run folders.
+cautious ranking, trial power, pass^k, item analysis (discrimination, trial
+disagreement), and agreement (Pearson, Spearman, ICC(3,1); system level as in AutoDE's
+Table 2; Kendall's tau between rankings). `toolplay.analysis` applies them to run folders.
 """
 
 from toolplay.stats._agreement import Agreement, agreement, icc_3_1, pearson, spearman
@@ -14,6 +14,12 @@ from toolplay.stats._bootstrap import (
     UncertaintySettings,
     bootstrap_intervals,
     ratio_value,
+)
+from toolplay.stats._items import (
+    Discrimination,
+    correlation_interval,
+    discrimination,
+    trial_disagreement,
 )
 from toolplay.stats._kendall import kendall_tau
 from toolplay.stats._multiple import RankedRun, holm, significance_ranking
@@ -33,6 +39,7 @@ __all__ = [
     "CiMethod",
     "ConfidenceInterval",
     "DetectableDifference",
+    "Discrimination",
     "PairedDifference",
     "RankedRun",
     "Ratio",
@@ -42,6 +49,8 @@ __all__ = [
     "UncertaintySettings",
     "agreement",
     "bootstrap_intervals",
+    "correlation_interval",
+    "discrimination",
     "holm",
     "icc_3_1",
     "kendall_tau",
@@ -53,5 +62,6 @@ __all__ = [
     "significance_ranking",
     "spearman",
     "system_agreement",
+    "trial_disagreement",
     "trial_power",
 ]

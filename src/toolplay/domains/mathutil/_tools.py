@@ -1,7 +1,8 @@
 """Math and unit tools: unit conversion, currency conversion, great-circle distance.
 
-Currency rates come from a fixed bundled table (`data/currency_rates.yaml`); as in the
-reference, where the rates are fetched online, converting currency needs wifi. Distances use
+Currency conversion is ToolSandbox's RapidAPI tool (`convert_currency`: its codes, checks and
+result), answered by the simulated currency service (`toolplay.domains.services`, fixed rates);
+as in the reference, where the rates are fetched online, it needs wifi. Distances use
 the haversine formula on a sphere of the Earth's mean radius (within 0.5 % of the geodesic
 distance the reference computes with geopy).
 """
@@ -9,30 +10,17 @@ distance the reference computes with geopy).
 from __future__ import annotations
 
 import math
-from functools import lru_cache
-from importlib import resources
-from types import MappingProxyType
-from typing import Any
-
-import yaml
 
 from toolplay.domains.mathutil._units import UNITS, Unit, from_celsius, normalise_unit, to_celsius
+from toolplay.domains.services import CURRENCY, known_currencies, request
 from toolplay.domains.settings import require_setting
 from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
-from toolplay.tools._errors import InvalidArgumentError
+from toolplay.tools._errors import InvalidArgumentError, NotFoundError
 from toolplay.world import World
 
 EARTH_RADIUS_KM = 6371.0088
 """Mean Earth radius (IUGG)."""
-
-
-@lru_cache(maxsize=1)
-def currency_rates() -> MappingProxyType[str, float]:
-    """Units of each currency per US dollar, from the bundled table (read once)."""
-    text = resources.files("toolplay.domains.mathutil").joinpath("data/currency_rates.yaml")
-    data: dict[str, Any] = yaml.safe_load(text.read_text(encoding="utf-8"))
-    return MappingProxyType({code: float(rate) for code, rate in data["rates"].items()})
 
 
 def _unit(name: str, argument: str) -> Unit:
@@ -81,13 +69,27 @@ def convert_currency(
         from_currency_code: ISO 4217 code of the amount's currency, e.g. "USD".
         to_currency_code: ISO 4217 code of the currency wanted, e.g. "EUR".
     """
-    rates = currency_rates()
-    source = _validate.currency_code(from_currency_code, rates, "from_currency_code")
-    target = _validate.currency_code(to_currency_code, rates, "to_currency_code")
+    known = known_currencies()
+    for name, code in (
+        ("from_currency_code", from_currency_code),
+        ("to_currency_code", to_currency_code),
+    ):
+        if code.upper() not in known:
+            raise InvalidArgumentError(
+                f"{name}: {code!r} is not a known ISO 4217 currency code; known codes: "
+                f"{', '.join(sorted(known))}."
+            )
     if not math.isfinite(amount):
         raise InvalidArgumentError(f"amount must be a finite number, got {amount!r}.")
     require_setting(world, "wifi", "Wifi")
-    return amount / rates[source] * rates[target]
+    params = {"from": from_currency_code.upper(), "to": to_currency_code.upper(), "amount": amount}
+    response = request(CURRENCY, params, world.clock)
+    try:
+        return float(response["result"]["convertedAmount"])
+    except (KeyError, TypeError, ValueError):
+        raise NotFoundError(
+            f"the currency service could not convert {from_currency_code} to {to_currency_code}."
+        ) from None
 
 
 @tool(kind="read")

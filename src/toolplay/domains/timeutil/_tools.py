@@ -123,10 +123,28 @@ def timestamp_diff(world: World, timestamp_0: float, timestamp_1: float) -> dict
     return {"days": delta.days, "seconds": delta.seconds}
 
 
+@tool(kind="read")
+def seconds_to_hours_minutes_seconds(world: World, seconds: float) -> dict[str, int]:
+    """Convert a number of seconds past 0:00 into hour, minute and second of the day.
+
+    As the reference's tool does, the seconds are read as a POSIX timestamp in the local time
+    zone, so a day or more wraps around and the zone's offset applies.
+
+    Args:
+        seconds: Number of seconds past 0:00.
+    """
+    try:
+        moment = datetime.fromtimestamp(seconds, _zone(world))
+    except (OverflowError, OSError, ValueError):
+        raise InvalidArgumentError(f"seconds: {seconds!r} is out of range.") from None
+    return {"hour": moment.hour, "minute": moment.minute, "second": moment.second}
+
+
 TOOLS = [
     get_current_timestamp,
     timestamp_to_datetime_info,
     datetime_info_to_timestamp,
     shift_timestamp,
     timestamp_diff,
+    seconds_to_hours_minutes_seconds,
 ]

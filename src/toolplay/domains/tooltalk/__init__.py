@@ -3,7 +3,9 @@
 Tool names are ToolTalk's own (`AddAlarm`, `QueryCalendar`, ...) because the dataset refers to
 them. Each plugin is a domain named `tooltalk.<Plugin>`; a ToolTalk scenario offers all seven,
 as the reference does by default. Messages of refusals reproduce the reference's exception
-texts (the dataset records them and scoring compares them).
+texts (the dataset records them and scoring compares them), read from data exported from the
+reference's code (`_texts.py`, `data/`). The tools' descriptions are toolplay's own words; the
+reference's descriptions are what the `tooltalk` presentation sends (`toolplay.methods.tooltalk`).
 """
 
 from __future__ import annotations

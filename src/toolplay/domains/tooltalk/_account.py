@@ -17,6 +17,7 @@ from toolplay.domains.tooltalk._common import (
     new_session_token,
     require_no_session,
 )
+from toolplay.domains.tooltalk._texts import refusal
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError, NotFoundError, PreconditionError
 from toolplay.world import Row, World
@@ -40,9 +41,10 @@ def _public(row: Row) -> dict[str, Any]:
     return {key: row[key] for key in ("username", "email", "phone", "name")}
 
 
-def _check_password(row: Row, password: str, message: str = "The password is incorrect.") -> None:
+def _check_password(row: Row, password: str, *, old: bool = False) -> None:
+    """Refuse a password that is not the account's (ChangePassword words it as the old one)."""
     if row["password"] != password:
-        raise PreconditionError(message)
+        raise PreconditionError(refusal("wrong_old_password" if old else "wrong_password"))
 
 
 @tool(
@@ -82,10 +84,10 @@ def user_login(world: World, username: str, password: str) -> dict[str, str]:
     require_no_session(world)
     row = account(world, username)
     if row is None:
-        raise NotFoundError("The username does not exist.")
+        raise NotFoundError(refusal("unknown_username"))
     _check_password(row, password)
     if row["session_token"] is not None:
-        raise PreconditionError("The user is already logged in.")
+        raise PreconditionError(refusal("already_logged_in"))
     token = new_session_token(world, "UserLogin")
     world.update(ACCOUNTS, {"username": username}, {"session_token": token})
     world.set_session(session_token=token, username=username)
@@ -110,7 +112,7 @@ def change_password(world: World, old_password: str, new_password: str) -> dict[
         new_password: The password to set.
     """
     user = current_user(world)
-    _check_password(user, old_password, "The old password is incorrect.")
+    _check_password(user, old_password, old=True)
     world.update(ACCOUNTS, {"username": user["username"]}, {"password": new_password})
     return {"status": "success"}
 
@@ -135,11 +137,11 @@ def register_user(
     """
     require_no_session(world)
     if account(world, username) is not None:
-        raise PreconditionError("The username already exists.")
+        raise PreconditionError(refusal("username_taken"))
     if not valid_email(email):
-        raise InvalidArgumentError("The email format is invalid.")
+        raise InvalidArgumentError(refusal("bad_email_format"))
     if phone is not None and not valid_phone(phone):
-        raise InvalidArgumentError("The phone number format is invalid.")
+        raise InvalidArgumentError(refusal("bad_phone_format"))
     token = new_session_token(world, "RegisterUser")
     world.insert(
         ACCOUNTS,
@@ -169,9 +171,9 @@ def send_verification_code(world: World, username: str, email: str) -> dict[str,
     """
     row = account(world, username)
     if row is None:
-        raise NotFoundError("The username does not exist.")
+        raise NotFoundError(refusal("unknown_username"))
     if row["email"] != email:
-        raise PreconditionError("The email is incorrect.")
+        raise PreconditionError(refusal("wrong_email"))
     code = f"{world.rng('SendVerificationCode').randint(0, 999999):06d}"
     world.update(ACCOUNTS, {"username": username}, {"verification_code": code})
     return {"status": "success"}
@@ -190,9 +192,9 @@ def reset_password(
     """
     row = account(world, username)
     if row is None:
-        raise NotFoundError("The username does not exist.")
+        raise NotFoundError(refusal("unknown_username"))
     if row["verification_code"] is None or row["verification_code"] != verification_code:
-        raise PreconditionError("The verification code is incorrect.")
+        raise PreconditionError(refusal("wrong_verification_code"))
     world.update(ACCOUNTS, {"username": username}, {"password": new_password})
     return {"status": "success"}
 
@@ -209,7 +211,7 @@ def query_user(
     """
     current_user(world)
     if username is None and email is None:
-        raise InvalidArgumentError("You need to provide at least one of username and email.")
+        raise InvalidArgumentError(refusal("user_query_without_filter"))
     if username is None:
         return {"users": [_public(r) for r in world.find(ACCOUNTS, {"email": email})]}
     row = account(world, username)
@@ -240,17 +242,15 @@ def update_account_information(
     user = current_user(world)
     _check_password(user, password)
     if new_email is None and new_phone_number is None:
-        raise InvalidArgumentError(
-            "You need to provide at least one of new_email and new_phone_number."
-        )
+        raise InvalidArgumentError(refusal("account_update_without_change"))
     key = {"username": user["username"]}
     if new_email is not None:
         if not valid_email(new_email):
-            raise InvalidArgumentError("The email is invalid.")
+            raise InvalidArgumentError(refusal("bad_email"))
         world.update(ACCOUNTS, key, {"email": new_email})
     if new_phone_number is not None:
         if not valid_phone(new_phone_number):
-            raise InvalidArgumentError("The phone number is invalid.")
+            raise InvalidArgumentError(refusal("bad_phone"))
         world.update(ACCOUNTS, key, {"phone": new_phone_number})
     if new_name is not None:
         world.update(ACCOUNTS, key, {"name": new_name})

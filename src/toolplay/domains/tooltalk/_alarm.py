@@ -16,6 +16,7 @@ from toolplay.domains.tooltalk._common import (
     parse_time,
     record,
 )
+from toolplay.domains.tooltalk._texts import refusal
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError, NotFoundError
 from toolplay.world import World
@@ -62,9 +63,9 @@ def delete_alarm(world: World, alarm_id: str) -> dict[str, str]:
     """
     username = current_user(world)["username"]
     if not has_owner(world, DATABASE, username):
-        raise NotFoundError(f"Alarm {alarm_id} not found.")
+        raise NotFoundError(refusal("unknown_alarm", alarm_id=alarm_id))
     if not world.delete(ALARMS, {"username": username, "alarm_id": lookup_key(alarm_id)}):
-        raise NotFoundError(f"Alarm {alarm_id} not found.")
+        raise NotFoundError(refusal("unknown_alarm", alarm_id=alarm_id))
     return {"status": "success"}
 
 
@@ -84,7 +85,7 @@ def find_alarms(
     start = parse_time(start_range, TIME) if start_range is not None else None
     end = parse_time(end_range, TIME) if end_range is not None else None
     if start is not None and end is not None and start > end:
-        raise InvalidArgumentError("Start range must be earlier than end range.")
+        raise InvalidArgumentError(refusal("alarm_range_reversed"))
     found = []
     for row in world.find(ALARMS, {"username": username}):
         at = parse_time(row["time"], TIME)

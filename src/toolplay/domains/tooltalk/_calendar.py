@@ -20,6 +20,7 @@ from toolplay.domains.tooltalk._common import (
     parse_time,
     record,
 )
+from toolplay.domains.tooltalk._texts import refusal
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError, NotFoundError
 from toolplay.world import World
@@ -33,9 +34,9 @@ _READS = {"session", "tooltalk_accounts", EVENTS, OWNERS}
 def _check_future(world: World, start: str, end: str) -> None:
     start_at, end_at = parse_time(start, DATE_TIME), parse_time(end, DATE_TIME)
     if start_at > end_at:
-        raise InvalidArgumentError("Start time must be before end time.")
+        raise InvalidArgumentError(refusal("event_times_reversed"))
     if start_at < world.clock or end_at < world.clock:
-        raise InvalidArgumentError("Start time and end time must be in the future.")
+        raise InvalidArgumentError(refusal("event_in_past"))
 
 
 def _with_self(attendees: list[str] | None, username: str) -> list[str] | None:
@@ -62,10 +63,10 @@ database file's events have another order: the table's)."""
 def _existing(world: World, username: str, event_id: Any) -> dict[str, Any]:
     """The user's event `event_id`, looked up as the reference does."""
     if not has_owner(world, DATABASE, username):
-        raise NotFoundError(f"Event {event_id} not found.")
+        raise NotFoundError(refusal("unknown_event", event_id=event_id))
     row = world.find_one(EVENTS, {"username": username, "event_id": lookup_key(event_id)})
     if row is None:
-        raise NotFoundError(f"Event {event_id} not found.")
+        raise NotFoundError(refusal("unknown_event", event_id=event_id))
     return dict(row)
 
 
@@ -93,9 +94,9 @@ def create_event(
     """
     username = current_user(world)["username"]
     if event_type not in EVENT_TYPES:
-        raise InvalidArgumentError(f"Event type {event_type} not supported.")
+        raise InvalidArgumentError(refusal("unknown_event_type", event_type=event_type))
     if event_type == "meeting" and not attendees:
-        raise InvalidArgumentError("Meeting must have attendees.")
+        raise InvalidArgumentError(refusal("meeting_without_attendees"))
     _check_future(world, start_time, end_time)
     attendees = _with_self(attendees, username)
     event_id = hex_id(world, "CreateEvent", 8, 4)
@@ -153,16 +154,12 @@ def modify_event(
         world.update(EVENTS, key, {"name": new_name})
     if new_start_time is not None:
         if new_end_time is None:
-            raise InvalidArgumentError(
-                "new_end_time must be provided if new_start_time is provided."
-            )
+            raise InvalidArgumentError(refusal("new_end_time_missing"))
         _check_future(world, new_start_time, new_end_time)
         world.update(EVENTS, key, {"start_time": new_start_time})
     if new_end_time is not None:
         if new_start_time is None:
-            raise InvalidArgumentError(
-                "new_start_time must be provided if new_end_time is provided."
-            )
+            raise InvalidArgumentError(refusal("new_start_time_missing"))
         world.update(EVENTS, key, {"end_time": new_end_time})
     if new_description is not None:
         world.update(EVENTS, key, {"description": new_description})
@@ -183,10 +180,10 @@ def query_calendar(world: World, start_time: str, end_time: str) -> dict[str, An
     """
     username = current_user(world)["username"]
     if not has_owner(world, DATABASE, username):
-        raise NotFoundError(f"User {username} has no events.")
+        raise NotFoundError(refusal("no_calendar", username=username))
     start, end = parse_time(start_time, DATE_TIME), parse_time(end_time, DATE_TIME)
     if start > end:
-        raise InvalidArgumentError("Start time must be before end time.")
+        raise InvalidArgumentError(refusal("event_times_reversed"))
     events = []
     for row in world.find(EVENTS, {"username": username}):
         event_start = parse_time(row["start_time"], DATE_TIME)

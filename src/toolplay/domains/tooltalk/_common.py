@@ -3,7 +3,8 @@
 Sessions follow the reference's tool executor: the client holds one session token (the world's
 session), which the environment passes to every tool that needs a login; it is not a parameter
 of any tool (the reference presentation shows it written into calls, as the reference did). A
-tool needing a login refuses with "User is not logged in" when there is none.
+tool needing a login refuses with the reference executor's text when there is none (its
+texts, as all the reference's refusal texts, are data: `_texts.py`).
 
 Ids come from one generator per tool seeded with 489 and created afresh with every world (the
 reference re-creates its tools, and so their generators, at every reset). Replaying the ground
@@ -25,6 +26,7 @@ import random
 from datetime import UTC, datetime
 from typing import Any
 
+from toolplay.domains.tooltalk._texts import refusal
 from toolplay.tools._errors import (
     AuthenticationError,
     InvalidArgumentError,
@@ -129,7 +131,7 @@ def account_for_token(world: World, token: str) -> Row:
     """
     row = world.find_one("tooltalk_accounts", {"session_token": token})
     if row is None:
-        raise AuthenticationError("Invalid session_token.")
+        raise AuthenticationError(refusal("invalid_session_token"))
     return row
 
 
@@ -141,7 +143,7 @@ def current_user(world: World) -> Row:
     """
     token = world.session.get("session_token")
     if token is None:
-        raise AuthenticationError("User is not logged in")
+        raise AuthenticationError(refusal("not_logged_in"))
     return account_for_token(world, str(token))
 
 
@@ -150,9 +152,7 @@ def require_no_session(world: World) -> None:
     token = world.session.get("session_token")
     if token is not None:
         username = account_for_token(world, str(token))["username"]
-        raise PreconditionError(
-            f"Only one user can be logged in at a time. Current user is {username}."
-        )
+        raise PreconditionError(refusal("second_login", username=username))
 
 
 def has_owner(world: World, database: str, username: str) -> bool:

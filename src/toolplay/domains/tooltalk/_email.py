@@ -8,6 +8,7 @@ from typing import Any
 from toolplay.domains.tooltalk._account import valid_email
 from toolplay.domains.tooltalk._common import OWNERS, current_user, has_owner, hex_id
 from toolplay.domains.tooltalk._search import search_records
+from toolplay.domains.tooltalk._texts import refusal
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError
 from toolplay.world import World
@@ -33,7 +34,7 @@ def search_inbox(
     Args:
         query: Keywords to look for in the subject or body.
         match_type: "any" (default) to match any keyword, "all" to need every keyword.
-        sender: Email address of the sender.
+        sender: Only emails sent from this address.
         start_date: Earliest date, as %Y-%m-%d %H:%M:%S.
         end_date: Latest date, as %Y-%m-%d %H:%M:%S.
     """
@@ -67,7 +68,7 @@ def send_email(world: World, to: list[str], subject: str, body: str) -> dict[str
     username = current_user(world)["username"]
     for address in to:
         if not valid_email(address):
-            raise InvalidArgumentError(f"{address} is not a valid email address.")
+            raise InvalidArgumentError(refusal("bad_recipient", email=address))
     email_id = hex_id(world, "SendEmail", 2, 4, 8)
     world.insert(
         SENT,

@@ -7,6 +7,7 @@ from typing import Any
 
 from toolplay.domains.tooltalk._common import OWNERS, current_user, has_owner, hex_id
 from toolplay.domains.tooltalk._search import search_records
+from toolplay.domains.tooltalk._texts import refusal
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError
 from toolplay.world import World
@@ -36,7 +37,7 @@ def search_messages(
     Args:
         query: Keywords to look for in the message text.
         match_type: "any" (default) to match any keyword, "all" to need every keyword.
-        sender: Username of the sender.
+        sender: Only messages sent by this user (a username).
         start_date: Earliest time, as %Y-%m-%d %H:%M:%S.
         end_date: Latest time, as %Y-%m-%d %H:%M:%S.
     """
@@ -62,12 +63,12 @@ def send_message(world: World, receiver: str, message: str) -> dict[str, str]:
     """Send a text message to another user; returns its message_id.
 
     Args:
-        receiver: The receiver's username.
+        receiver: Who gets the message (a username).
         message: The text to send.
     """
     username = current_user(world)["username"]
     if message == "":
-        raise InvalidArgumentError("Message cannot be empty.")
+        raise InvalidArgumentError(refusal("empty_message"))
     message_id = hex_id(world, "SendMessage", 8, 8)
     world.insert(
         SENT,

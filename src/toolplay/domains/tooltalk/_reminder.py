@@ -17,6 +17,7 @@ from toolplay.domains.tooltalk._common import (
     parse_time,
     record,
 )
+from toolplay.domains.tooltalk._texts import refusal
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError, NotFoundError, PreconditionError
 from toolplay.world import Row, World
@@ -40,7 +41,7 @@ def add_reminder(world: World, task: str, due_date: str | None = None) -> dict[s
         try:
             parse_time(due_date, DATE_TIME)
         except InvalidArgumentError as exc:
-            raise InvalidArgumentError(f"Invalid due_date: {due_date}") from exc
+            raise InvalidArgumentError(refusal("bad_due_date", due_date=due_date)) from exc
     reminder_id = hex_id(world, "AddReminder", 2, 4)
     values = {"task": task, "due_date": due_date, "status": "pending"}
     key = {"username": username, "reminder_id": reminder_id}
@@ -56,7 +57,7 @@ def _existing(world: World, username: str, reminder_id: str) -> Row:
         raise MissingEntryError(f"User {username} has no reminders.", username)
     row = world.find_one(REMINDERS, {"username": username, "reminder_id": lookup_key(reminder_id)})
     if row is None:
-        raise NotFoundError(f"Reminder {reminder_id} not found in database")
+        raise NotFoundError(refusal("unknown_reminder", reminder_id=reminder_id))
     return row
 
 
@@ -70,7 +71,7 @@ def complete_reminder(world: World, reminder_id: str) -> dict[str, str]:
     username = current_user(world)["username"]
     row = _existing(world, username, reminder_id)
     if row["status"] == "complete":
-        raise PreconditionError(f"Reminder {reminder_id} already completed")
+        raise PreconditionError(refusal("reminder_completed", reminder_id=reminder_id))
     world.update(
         REMINDERS, {"username": username, "reminder_id": reminder_id}, {"status": "complete"}
     )

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from toolplay.domains.tooltalk._common import DATE_TIME, parse_time, record
+from toolplay.domains.tooltalk._texts import refusal
 from toolplay.tools._errors import InvalidArgumentError
 from toolplay.world import Row
 
@@ -32,15 +33,13 @@ def search_records(
         InvalidArgumentError: no filter given, an unknown match type, a bad or reversed date.
     """
     if query is None and sender is None and start_date is None and end_date is None:
-        raise InvalidArgumentError(
-            "At least one of query, sender, start_date, end_date must be provided."
-        )
+        raise InvalidArgumentError(refusal("search_without_filter"))
     if match_type not in ("any", "all"):
-        raise InvalidArgumentError('match_type must be either "any" or "all".')
+        raise InvalidArgumentError(refusal("bad_match_type"))
     start = parse_time(start_date, DATE_TIME) if start_date is not None else None
     end = parse_time(end_date, DATE_TIME) if end_date is not None else None
     if start is not None and end is not None and start > end:
-        raise InvalidArgumentError("Start date must be earlier than end date.")
+        raise InvalidArgumentError(refusal("search_dates_reversed"))
     keywords = query.lower().split() if query else None
     matched: list[tuple[datetime, Row]] = []
     for row in rows:

@@ -10,6 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 from toolplay.domains.tooltalk._common import MissingEntryError, record
+from toolplay.domains.tooltalk._texts import refusal
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import NotFoundError
 from toolplay.world import World
@@ -30,7 +31,7 @@ def _day(world: World, place: str, offset: int) -> dict[str, Any]:
 def _known(world: World, table: str, location: str) -> str:
     place = location.lower().strip()
     if world.find_one(table, {"location": place}) is None:
-        raise NotFoundError(f"Location {place} not found in database")
+        raise NotFoundError(refusal("unknown_location", location=place))
     return place
 
 
@@ -66,7 +67,7 @@ def historic_weather(world: World, location: str, month: str) -> dict[str, Any]:
     place = _known(world, HISTORIC, location)
     row = world.find_one(HISTORIC, {"location": place, "month": month.lower()})
     if row is None:
-        raise NotFoundError(f"Historic weather data for {place} missing for month {month.lower()}")
+        raise NotFoundError(refusal("no_month_data", location=place, month=month.lower()))
     return {"weather": record(row, "location", "month")}
 
 

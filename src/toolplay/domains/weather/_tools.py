@@ -1,127 +1,101 @@
-"""Weather around a point, derived from bundled monthly climate normals; an "online" lookup.
+"""Weather around a point: ToolSandbox's RapidAPI weather tool, on a simulated service.
 
-A day's weather at a station is the month's normal moved by a deterministic offset drawn from
-a hash of (station, date), so every scenario sees the same plausible, fixed weather on the
-same day. Needs wifi; without coordinates it uses the device location (needs location
-service). Points farther than `COVERAGE_KM` from every station have no data (null).
+Name, arguments, checks (in the reference's order) and result shape are the reference's
+(`search_weather_around_lat_lon`); the answer comes from the simulated weather service
+(`toolplay.domains.services`, a deterministic function of place and day), read the way the
+reference reads the live one: the requested day's `day` and `astro` fields, the place, and for
+today the current reading, flattened into one mapping whose fields are renamed to readable names
+(`RENAMED`; the Fahrenheit, mile and inch twins dropped). Null when the service has no data
+for the point or the day.
 """
 
 from __future__ import annotations
 
-import hashlib
-import math
-from datetime import date, datetime, timedelta
-from functools import lru_cache
-from importlib import resources
 from typing import Any
 
-import yaml
-
-from toolplay.domains.settings import point_or_current, require_setting
+from toolplay.domains.services import WEATHER, lookup_point, request, require_online
 from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError
 from toolplay.world import World
 
-COVERAGE_KM = 60.0
-MAX_DAYS = 6
-"""Forecasts reach this many days past today."""
-EARTH_RADIUS_KM = 6371.0088
-
-
-@lru_cache(maxsize=1)
-def stations() -> tuple[dict[str, Any], ...]:
-    """The bundled weather stations with their monthly normals (read once)."""
-    text = resources.files("toolplay.domains.weather").joinpath("data/climate.yaml")
-    return tuple(yaml.safe_load(text.read_text(encoding="utf-8"))["stations"])
-
-
-def _distance_km(a: tuple[float, float], b: tuple[float, float]) -> float:
-    lat0, lon0, lat1, lon1 = map(math.radians, (*a, *b))
-    h = (
-        math.sin((lat1 - lat0) / 2) ** 2
-        + math.cos(lat0) * math.cos(lat1) * math.sin((lon1 - lon0) / 2) ** 2
-    )
-    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(h)))
-
-
-def _draws(station: str, day: date) -> list[float]:
-    """Four uniform numbers in [0, 1) fixed by station and date."""
-    digest = hashlib.sha256(f"{station}|{day.isoformat()}".encode()).digest()
-    return [int.from_bytes(digest[i : i + 4], "big") / 2**32 for i in range(0, 16, 4)]
-
-
-def daily_weather(station: dict[str, Any], day: date) -> dict[str, Any]:
-    """The weather of one day at a station (no current reading)."""
-    month = day.month - 1
-    shift, spread, rain_draw, sky_draw = _draws(station["name"], day)
-    offset = round((shift - 0.5) * 6)
-    high = station["high"][month] + offset + round((spread - 0.5) * 2)
-    low = min(station["low"][month] + offset, high - 2)
-    raining = rain_draw * 100 < station["rain"][month]
-    if raining:
-        condition = "heavy rain" if rain_draw * 100 < station["rain"][month] / 4 else "rain"
-    else:
-        condition = ("sunny", "partly cloudy", "cloudy")[min(int(sky_draw * 3), 2)]
-    humidity = min(100, station["humidity"][month] + (12 if raining else 0))
-    return {
-        "location": station["name"],
-        "region": station["region"],
-        "country": station["country"],
-        "date": day.isoformat(),
-        "condition": condition,
-        "max_temperature": float(high),
-        "min_temperature": float(low),
-        "average_temperature": round((high + low) / 2, 1),
-        "average_humidity": humidity,
-        "chance_of_rain": min(100, round(station["rain"][month] * (2.2 if raining else 0.5))),
-        "max_wind_speed": float(station["wind"] + round(spread * 10)),
-        "temperature_unit": "Celsius",
-        "wind_speed_unit": "km/h",
-    }
-
-
-def current_temperature(low: float, high: float, moment: datetime) -> float:
-    """Temperature at a time of day: lowest at 05:00, highest at 15:00, cosine in between."""
-    hours = moment.hour + moment.minute / 60
-    if 5 <= hours <= 15:
-        weight = (1 - math.cos(math.pi * (hours - 5) / 10)) / 2
-    else:
-        weight = (1 + math.cos(math.pi * ((hours - 15) % 24) / 14)) / 2
-    return round(low + (high - low) * weight, 1)
+RENAMED: dict[str, str | None] = {
+    "temp_c": "current_temperature",
+    "temp_f": None,
+    "feelslike_c": "perceived_temperature",
+    "feelslike_f": None,
+    "vis_km": "visibility_distance",
+    "vis_miles": None,
+    "wind_kph": "wind_speed",
+    "wind_mph": None,
+    "maxtemp_c": "max_temperature",
+    "maxtemp_f": None,
+    "mintemp_c": "min_temperature",
+    "mintemp_f": None,
+    "avgtemp_c": "average_temperature",
+    "avgtemp_f": None,
+    "maxwind_kph": "max_wind_speed",
+    "maxwind_mph": None,
+    "avgvis_km": "average_visibility_distance",
+    "avgvis_miles": None,
+    "pressure_mb": "barometric_pressure",
+    "pressure_in": None,
+    "precip_mm": None,
+    "precip_in": None,
+    "totalprecip_mm": None,
+    "totalprecip_in": None,
+    "avghumidity": "average_humidity",
+}
+"""The service's field -> the field the tool returns (None: dropped), in the reference's order
+(a test checks it against the reference's table, exported as data)."""
+UNITS = {"temperature_unit": "Celsius", "distance_unit": "Kilometer"}
 
 
 @tool(kind="read", reads={"settings"})
 def search_weather_around_lat_lon(
     world: World, days: int = 0, latitude: float | None = None, longitude: float | None = None
 ) -> dict[str, Any] | None:
-    """Get the weather around a point today or up to 6 days ahead. Needs wifi on.
+    """Get the weather around a point today or some days ahead; null if unknown. Needs wifi.
 
-    Gives location, date, condition (e.g. "sunny", "rain"), max, min and average temperature
-    in Celsius, average humidity in %, chance of rain in %, max wind speed in km/h, and for
-    today also current_temperature. Without latitude and longitude it uses the current
-    location (needs location service on). Null when there is no weather data for the point.
+    Gives the place (name, region, country, lat, lon, tz_id, localtime), the day's
+    max_temperature, min_temperature and average_temperature in Celsius, average_humidity,
+    daily_chance_of_rain, condition, max_wind_speed in km/h, sunrise and sunset; for today
+    also current_temperature, perceived_temperature, humidity, wind_speed and
+    barometric_pressure. Without latitude and longitude it uses the current location (needs
+    location service on).
 
     Args:
-        days: Days from today: 0 for today, 1 for tomorrow, up to 6.
+        days: Days from today: 0 for today, 1 for tomorrow, ...
         latitude: Latitude of the point (give longitude too).
         longitude: Longitude of the point (give latitude too).
     """
-    if not 0 <= days <= MAX_DAYS:
-        raise InvalidArgumentError(f"days must be between 0 and {MAX_DAYS}, got {days}.")
-    _validate.coordinates(latitude, longitude)
-    require_setting(world, "wifi", "Wifi")
-    point = point_or_current(world, latitude, longitude)
-    nearest = min(stations(), key=lambda s: _distance_km(point, (s["latitude"], s["longitude"])))
-    if _distance_km(point, (nearest["latitude"], nearest["longitude"])) > COVERAGE_KM:
+    if latitude is not None:
+        _validate.latitude(latitude)
+    if longitude is not None:
+        _validate.longitude(longitude)
+    lat, lon = lookup_point(world, latitude, longitude)
+    if days < 0:
+        raise InvalidArgumentError(f"days must be 0 (today) or more, got {days}.")
+    require_online(world)
+    response = request(WEATHER, {"q": f"{lat}, {lon}", "days": days + 1}, world.clock)
+    try:
+        forecast = response["forecast"]["forecastday"][days]
+        flat: dict[str, Any] = {
+            **forecast["day"],
+            **forecast["astro"],
+            **response["location"],
+            **UNITS,
+        }
+        if days == 0:
+            flat.update(response["current"])
+    except (KeyError, IndexError, TypeError):
         return None
-    today = world.clock
-    report = daily_weather(nearest, today.date() + timedelta(days=days))
-    if days == 0:
-        report["current_temperature"] = current_temperature(
-            report["min_temperature"], report["max_temperature"], today
-        )
-    return report
+    for key, name in RENAMED.items():
+        if key in flat:
+            value = flat.pop(key)
+            if name is not None:
+                flat[name] = value
+    return flat
 
 
 TOOLS = [search_weather_around_lat_lon]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from toolplay.methods.autode._evidence import SlotEvidence
 from toolplay.methods.autode._scoring import SlotSettings, aggregate_slots, score_slots
 from toolplay.methods.autode._section import SlotsSection
-from toolplay.methods.autode._view import show_section, show_slots
+from toolplay.methods.autode._view import show_section, show_slots, slot_parts
 from toolplay.scoring import (
     Metric,
     MetricPart,
@@ -114,4 +114,5 @@ def slots_scorer() -> Scorer:
         show_evidence=show_slots,
         section=SlotsSection,
         show_section=show_section,
+        check_parts=slot_parts,
     )

@@ -1,15 +1,23 @@
 """How a `slots` score and run read in a report.
 
 A score: the label against the predicted call, slot by slot, and one line with the failure and
-the slot precision, recall and F1. A run (its summary section): the failure counts and each
-metric's spread over trials, as rows of the metrics table.
+the slot precision, recall and F1 (and, for an audit, its slots against the gold). A run (its
+summary section): the failure counts and each metric's spread over trials, as rows of the
+metrics table.
 """
 
 from __future__ import annotations
 
 from toolplay.methods.autode._evidence import SlotEvidence
 from toolplay.methods.autode._section import SlotsSection
-from toolplay.scoring import EvidenceView, MetricValue, SectionView, cell_text, empty_view
+from toolplay.scoring import (
+    CheckParts,
+    EvidenceView,
+    MetricValue,
+    SectionView,
+    cell_text,
+    empty_view,
+)
 
 
 def show_slots(evidence: SlotEvidence) -> EvidenceView:
@@ -49,3 +57,19 @@ def show_section(section: SlotsSection) -> SectionView:
     rows.update({f"failure_reasons.{k}": v for k, v in section.failure_reasons.items()})
     rows.update({f"over_trials.{k}": v for k, v in (section.over_trials or {}).items()})
     return SectionView(metrics=rows)
+
+
+def slot_parts(evidence: SlotEvidence) -> CheckParts:
+    """The check part by part: the label's slots, those correct, the values given for those
+    wrong (as recorded after cleaning).
+    """
+    label = evidence.label.arguments
+    gold = dict(label) if isinstance(label, dict) else {}
+    predicted = evidence.predicted.slots if evidence.predicted is not None else None
+    wrong = {
+        slot: (predicted or {}).get(slot)
+        for slot in evidence.wrong
+        if slot in gold and slot not in evidence.correct
+    }
+    correct = frozenset(s for s in evidence.correct if s in gold)
+    return CheckParts(gold=gold, correct=correct, wrong=wrong)

@@ -36,8 +36,9 @@ __all__ = [
 
 TOOLSANDBOX = (
     "apple/ToolSandbox's own scenarios (commit 165848b), exported offline with the clock "
-    "pinned: 91 bases x the paper's 8 augmentation settings, with toolplay's reference "
-    "solutions (Apple's licence beside the data)."
+    "pinned: all 129 bases x the paper's 8 augmentation settings (1,032), the RapidAPI tools "
+    "answered by simulated services, with toolplay's reference solutions (Apple's licence "
+    "beside the data)."
 )
 
 

@@ -5,6 +5,10 @@ the index `j` of its reference (-1 for the initial world), cached under a key th
 changes when what it looks at changes (table versions, or the message itself), so scoring a
 long trajectory costs little more than the distinct snapshots it holds.
 
+An assistant's message to the environment is seen as the reference's bus holds each of its
+tool calls (`_calltext`): a `message` constraint on it compares with each call's text and takes
+the best (the reference has one message per call).
+
 Reply checks (`message`, and `flow` into a message) score as the reference's row similarity:
 the geometric mean over the row's three columns sender, recipient and content, so a content
 similarity c counts as c^(1/3) once sender and recipient match.
@@ -182,10 +186,15 @@ def _tool_call(c: ToolCallConstraint) -> ConstraintEval:
 def _message(c: MessageConstraint) -> ConstraintEval:
     content = compile_target(c.content, "rouge", "content")
 
+    calls = (c.sender, c.recipient) == ("assistant", "environment")
+
     def measure(view: TraceView, i: int, j: int) -> float:
         message = view.messages[i]
         if message.sender != c.sender or message.recipient != c.recipient:
             return 0.0
+        if calls and message.tool_calls:
+            best = max(content(text) for text in view.call_texts(i))
+            return float(best ** (1 / REPLY_COLUMNS))
         return float(content(message.content) ** (1 / REPLY_COLUMNS))
 
     return ConstraintEval("message", None, False, measure, lambda v, i, j: i)
@@ -223,6 +232,17 @@ def _shown(value: Any, digits: int | None) -> Any:
     return value
 
 
+def _forms(value: Any, formats: list[str]) -> list[str]:
+    """`value` as a float in each format (none when it is no number: the reference's
+    normalising extractors call `float()` on it and skip what fails).
+    """
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return []
+    return [format(number, spec) for spec in formats]
+
+
 def _flow(c: FlowConstraint) -> ConstraintEval:
     similarity = c.similarity or ("exact" if c.argument is not None else "rouge")
 
@@ -236,6 +256,8 @@ def _flow(c: FlowConstraint) -> ConstraintEval:
             trace = view.trace(k)
             if trace is not None and trace.ok:
                 values.extend(extract(trace.result, c.path))
+        if c.formats is not None:
+            return [text for v in values for text in _forms(v, c.formats)]
         shown = [_shown(v, c.round) for v in values if v is not None]
         if similarity == "close":  # as the reference's extractors: a non-number is no value
             shown = [v for v in shown if isinstance(v, int | float) and not isinstance(v, bool)]

@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from toolplay.methods.toolsandbox._evidence import MilestoneEvidence
 from toolplay.methods.toolsandbox._scoring import PERFECT, aggregate_milestones, score_milestones
-from toolplay.methods.toolsandbox._view import show_milestones
+from toolplay.methods.toolsandbox._tripwires import minefield_probes
+from toolplay.methods.toolsandbox._view import milestone_parts, show_milestones
 from toolplay.scoring import (
     Metric,
     MetricPart,
@@ -71,4 +72,6 @@ def milestones_scorer() -> Scorer:
         parts=MILESTONE_PARTS,
         evidence=MilestoneEvidence,
         show_evidence=show_milestones,
+        check_parts=milestone_parts,
+        veto_probes=minefield_probes,
     )

@@ -222,6 +222,7 @@ class _Compiled:
                 message.sender,
                 message.recipient,
                 message.content,
+                tuple((c.id, c.name, c.arguments) for c in message.tool_calls),
                 None
                 if trace is None
                 else (
@@ -294,7 +295,7 @@ def score_milestones(
     """Score a trajectory against the scenario's milestones and minefields (module docstring)."""
     scenario = setup.scenario
     world = replay_changes(setup.new_world(), trajectory.changes)
-    view = TraceView(trajectory, world)
+    view = TraceView(trajectory, world, setup.registry)
     tables = list(world.state())
     milestone_similarity, milestone_map = _Compiled(scenario.milestones, tables).match(view)
     if scenario.minefields:

@@ -4,21 +4,27 @@
 reference package installed) wrote from the reference repository at commit 165848b, under
 Apple's licence (`LICENSE` beside the data):
 
-- `scenarios.json`: every reference base scenario that needs no network, in toolplay's
+- `scenarios.json`: every reference base scenario (all 129; the 38 that call RapidAPI tools
+  are answered by toolplay's simulated services, `toolplay.domains.services`), in toolplay's
   format (world with the clock pinned to one instant, tools offered, the reference's ranking of
   distraction tools, user side, milestones and minefields, categories);
-- `left_out.json`: the reference scenarios left out and why (RapidAPI over the network);
+- `left_out.json`: the reference scenarios left out and why (none);
 - `prompts.json`: the reference's agent system prompt, user-simulator instruction and
   demonstrations (text used verbatim, so it is data, never code);
+- `evaluation.json`: the code the reference's bus holds for an assistant's tool call, which
+  its milestones and minefields on that message compare with (`_calltext`);
+- `rapidapi.json`: what the reference's RapidAPI tools send and how they read the answers
+  (the simulated services are checked against it by the tests);
 - `PROVENANCE.json`: reference commit, pinned clock, seed, and every place the export is not
-  exact.
+  exact (or fixes a reference defect).
 
 `solutions.yaml` is toolplay's own: the reference has no gold trajectories, so each exported
 base scenario has a reference solution written for toolplay (keyed by the reference's scenario
 name), which `toolplay validate --suite toolsandbox` plays to prove the scenario solvable.
 
-The suite is each base under the paper's 8 augmentation settings (`AUGMENTATION_SETTINGS`),
-ordered setting by setting; ids are the reference's names (`<name>@<setting>` when augmented).
+The suite is each base under the paper's 8 augmentation settings (`AUGMENTATION_SETTINGS`):
+the paper's 1,032 scenarios, ordered setting by setting; ids are the reference's names
+(`<name>@<setting>` when augmented).
 Loaded only when asked for (`--suite toolsandbox`).
 """
 
@@ -41,8 +47,9 @@ from toolplay.scenarios._variants import AUGMENTATION_SETTINGS, augmentation_var
 FOLDER = Path(__file__).resolve().parent / "data"
 
 DESCRIPTION = (
-    "apple/ToolSandbox's own scenarios (commit 165848b), exported offline: every base that "
-    "needs no network, under the paper's 8 augmentation settings (Apple's licence)."
+    "apple/ToolSandbox's own scenarios (commit 165848b), exported offline: all 129 bases under "
+    "the paper's 8 augmentation settings, 1,032 scenarios, the RapidAPI tools answered by "
+    "simulated services (Apple's licence)."
 )
 
 

@@ -1,7 +1,9 @@
 """Read a recorded trajectory the way milestone constraints need it.
 
 `TraceView` pairs every tool-result message with the call that produced it (real tool name,
-parsed arguments, result or error), and gives each table's snapshot after any message index
+parsed arguments with the tool's defaults filled in, as the reference records them, result or
+error), shows an assistant's calls as the reference's bus holds
+them (`call_texts`), and gives each table's snapshot after any message index
 as a multiset of canonical rows, with a version number that only changes when the table does,
 so constraint values can be cached per version instead of per message.
 """
@@ -11,12 +13,14 @@ from __future__ import annotations
 import bisect
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from toolplay.messages import Message, ToolCall, Trajectory
+from toolplay.methods.toolsandbox._calltext import call_text
 from toolplay.scenarios import SETTERS
+from toolplay.tools import Registry
 from toolplay.world import World
 
 
@@ -71,11 +75,37 @@ def _canonical(row: Mapping[str, Any]) -> str:
     return json.dumps(dict(row), sort_keys=True, default=str, separators=(",", ":"))
 
 
+def call_defaults(registry: Registry | None) -> Callable[[str], Mapping[str, Any]]:
+    """Per tool, the default of each argument that has one other than None.
+
+    The reference records a call's arguments with the signature's defaults filled in (so a
+    milestone on `days: 0` matches a call that left `days` out); None defaults are left out, as
+    a missing argument already reads as None.
+    """
+    found: dict[str, Mapping[str, Any]] = {}
+
+    def defaults(tool: str) -> Mapping[str, Any]:
+        if tool not in found:
+            fields = registry[tool].arguments.model_fields if registry and tool in registry else {}
+            found[tool] = {
+                name: info.default
+                for name, info in fields.items()
+                if not info.is_required() and info.default is not None
+            }
+        return found[tool]
+
+    return defaults
+
+
 class TraceView:
     """Messages, tool traces and table snapshots of one trajectory over its rebuilt world."""
 
-    def __init__(self, trajectory: Trajectory, world: World) -> None:
+    def __init__(self, trajectory: Trajectory, world: World, registry: Registry | None = None):
+        """Read `trajectory` over its rebuilt `world` (`registry`: for argument defaults)."""
+        defaults = call_defaults(registry)
         self.messages: list[Message] = list(trajectory.messages)
+        self._trajectory = trajectory
+        self._call_texts: dict[int, tuple[str, ...]] = {}
         self.size = len(self.messages)
         self.world = world
         self.traces: dict[int, ToolTrace] = {}
@@ -87,11 +117,10 @@ class TraceView:
                 found = calls.get(message.tool_call_id or "")
                 shown = found.name if found is not None else ""
                 tool = message.tool_name or trajectory.real_tool_name(shown)
+                arguments = _current(tool, found.parsed_arguments()) if found else None
                 self.traces[message.index] = ToolTrace(
                     tool=tool,
-                    arguments=_current(tool, found.parsed_arguments())
-                    if found is not None
-                    else None,
+                    arguments=None if arguments is None else {**defaults(tool), **arguments},
                     result=message.result,
                     error=message.error,
                 )
@@ -122,6 +151,15 @@ class TraceView:
             canonical = [_canonical(row) for row in rows]
             found = Snapshot(rows, Counter(canonical), dict(zip(canonical, rows, strict=True)))
             self._snapshots[key] = found
+        return found
+
+    def call_texts(self, index: int) -> tuple[str, ...]:
+        """The reference's bus text of each tool call of message `index` (see `_calltext`)."""
+        found = self._call_texts.get(index)
+        if found is None:
+            calls = self.messages[index].tool_calls
+            found = tuple(call_text(c, self._trajectory.real_tool_name(c.name)) for c in calls)
+            self._call_texts[index] = found
         return found
 
     def trace(self, index: int) -> ToolTrace | None:

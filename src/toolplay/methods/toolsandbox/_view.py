@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolplay.methods.toolsandbox._evidence import MilestoneEvidence, MilestoneMatch
-from toolplay.scoring import EvidenceView, empty_view
+from toolplay.scoring import CheckParts, EvidenceView, empty_view
 
 
 def _event(match: MilestoneMatch) -> dict[str, Any]:
@@ -28,3 +28,8 @@ def show_milestones(evidence: MilestoneEvidence) -> EvidenceView:
     ]
     out["before_veto"] = evidence.milestone_similarity
     return out
+
+
+def milestone_parts(evidence: MilestoneEvidence) -> CheckParts:
+    """The check part by part: each milestone's similarity where it was matched."""
+    return CheckParts(graded={m.id: m.similarity for m in evidence.milestone_mapping})
