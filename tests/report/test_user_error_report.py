@@ -1,6 +1,8 @@
 """User errors of a simulated user in summary.json, the terminal summary and the HTML report.
 
-The `toolsandbox` suite (base setting, first 40) is played by the oracle with a simulated user
+The `toolsandbox` suite (base setting, first 40) is played by `no-call` (it answers in words, so
+the user's withheld facts are still unknown when it speaks; the oracle finds them first) with a
+simulated user
 served by the project's test endpoint (`support.ErrantUserEndpoint`: a different mistake per
 scenario, or none), through the real user role, conversation, checks, summary and report; and
 again with the scripted user, which shows none. The report is opened in headless Chromium: the
@@ -39,7 +41,9 @@ def play(out: Path, *extra: str) -> str:
 def errant(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     out = tmp_path_factory.mktemp("user-errors") / "run"
     with ChatServer(ErrantUserEndpoint(load_suite("toolsandbox").scenarios)) as server:
-        printed = play(out, "--user", "openai:sim", "--base-url", server.base_url)
+        printed = play(
+            out, "--assistant", "no-call", "--user", "openai:sim", "--base-url", server.base_url
+        )
     assert CliRunner().invoke(app, ["report", str(out)]).exit_code == 0
     return out, printed
 
@@ -66,7 +70,13 @@ def test_summary_counts_user_errors_per_kind(errant: tuple[Path, str]) -> None:
     assert section["share_with_errors"] == section["trials_with_errors"] / 40
     clean = section["without_user_errors"]
     assert clean["trials"] == 40 - section["trials_with_errors"]
-    assert clean["metrics"]["similarity"] == 1.0  # the oracle solves every one regardless
+    scores = [
+        json.loads(path.read_text().splitlines()[-1])
+        for path in sorted((out / "trajectories").glob("*.jsonl"))
+    ]
+    unflagged = [s["score"] for s in scores if not s["user_errors"]["errors"]]
+    assert clean["metrics"]["similarity"] == pytest.approx(sum(unflagged) / len(unflagged))
+    assert clean["metrics"]["similarity"] != summary_of(out)["metrics"]["similarity"]
     assert clean["intervals"]["similarity"]["n"] == clean["scenarios"]
     # each flagged message is stored with its trajectory's score, with the evidence
     flagged = {
@@ -95,6 +105,7 @@ def test_the_report_shows_them_and_marks_the_messages(
 ) -> None:
     out, _ = errant
     section = summary_of(out)["user_errors"]
+    clean = section["without_user_errors"]
     leaked = next(
         p.name.split(".t0")[0]
         for p in sorted((out / "trajectories").glob("*.jsonl"))
@@ -110,7 +121,9 @@ def test_the_report_shows_them_and_marks_the_messages(
     share = f"{section['share_with_errors']:.0%}"
     assert re.search(rf'data-metric="user_errors">.*?<div class="value">{share}</div>', dom, re.S)
     metrics = cells(dom, "data-metric")
-    assert metrics["similarity"][:3] == ["similarity", "1.000", "1.000"]
+    overall = summary_of(out)["metrics"]["similarity"]
+    shown = [f"{overall:.3f}", f"{clean['metrics']['similarity']:.3f}"]
+    assert metrics["similarity"][:3] == ["similarity", *shown]
     text = html.unescape(dom)
     assert "<h3>Simulated user errors</h3>" in text  # the viewer's evidence table
     badges = re.findall(r'<span class="badge user-error">(.*?)</span>', text)

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from toolplay.analysis._audit import AuditInput
@@ -39,6 +41,17 @@ _ROLES = (("floor", FLOOR), ("ceiling", CEILING))
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "mode"
+
+
+@contextmanager
+def _unwarned() -> Iterator[None]:
+    """Warnings off while the audit plays a baseline (no model is called, nothing to retry)."""
+    before = logging.root.manager.disable
+    logging.disable(logging.WARNING)
+    try:
+        yield
+    finally:
+        logging.disable(before)
 
 
 def _baseline_config(config: RunConfig, assistant: str, root: Path) -> RunConfig:
@@ -88,7 +101,8 @@ async def play_missing_baselines(
                 continue
             config = _baseline_config(item.run.config, assistant, root)
             try:
-                await execute_run(config)
+                with _unwarned():
+                    await execute_run(config)
             except (RunError, ScenarioError, SelectionError, StoreError, CatalogError) as exc:
                 notes.append(f"no {role} for mode {mode}: could not play {assistant} ({exc})")
                 continue
