@@ -60,12 +60,18 @@ class _WarningLines(logging.Handler):
 
 
 def _configure_logging(debug: bool) -> None:
-    """Route the `toolplay` loggers to `_WarningLines` (warnings; with --debug, info too)."""
+    """Route the `toolplay` loggers to `_WarningLines` (warnings; with --debug, info too).
+
+    They stop there: a library that configures the root logger (absl, imported with
+    rouge-score, calls `logging.basicConfig()` on its first log) would otherwise print every
+    toolplay warning a second time, as `WARNING:toolplay...`, tearing the progress bar.
+    """
     root = logging.getLogger("toolplay")
     for handler in [h for h in root.handlers if isinstance(h, _WarningLines)]:
         root.removeHandler(handler)
     root.addHandler(_WarningLines())
     root.setLevel(logging.INFO if debug else logging.WARNING)
+    root.propagate = False
 
 
 def _click_error(name: str) -> type[Exception]:
