@@ -25,7 +25,7 @@ ALLOWED = {
     "conversation": {*LOW, "world", "tools", "scenarios", "clients", "roles"},
     "scoring": {*LOW, "world", "tools", "scenarios", "stats"},
     "store": set(),
-    "testing": {*LOW, "world", "tools", "scenarios", "clients", "roles", "catalog"},
+    "testing": {*LOW, "world", "tools", "scenarios", "clients", "roles", "conversation", "catalog"},
     "catalog": {*CORE_BELOW_RUNS, "conversation", "scoring", "stats", "builtin"},
     # a published method: everything a plugin can use, nothing that runs or reports runs
     "methods": {*CORE_BELOW_RUNS, "conversation", "scoring", "stats", "catalog"},

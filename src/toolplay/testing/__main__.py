@@ -49,8 +49,9 @@ def main(argv: list[str] | None = None) -> None:
         hang_seconds=args.hang_seconds,
         content_keyed=args.content_keyed,
     )
+    catalog = build_catalog()
     responder = ReferenceResponder(
-        build_catalog().load_suite(args.suite).scenarios, parallel=args.parallel
+        catalog.load_suite(args.suite).scenarios, parallel=args.parallel, catalog=catalog
     )
     with ChatServer(responder, latency=args.latency, faults=plan, port=args.port) as server:
         print(f"serving {server.base_url} (Ctrl-C to stop)", flush=True)
