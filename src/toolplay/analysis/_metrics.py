@@ -24,6 +24,7 @@ __all__ = [
     "group_table",
     "metric_items",
     "ordered_metrics",
+    "plural",
     "summary_breakdowns",
     "trial_rows",
 ]
@@ -75,8 +76,15 @@ def fmt(value: Any) -> str:
             return "-"
         return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3f}"
     if isinstance(value, TrialSpread):
+        if value.std is None:  # one trial: a mean, no spread to show
+            return f"{fmt(value.mean)} (1 trial)"
         return f"{fmt(value.mean)} ± {fmt(value.std)}"
     return str(value)
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 scenario`, `2 scenarios`, `1,104 scenarios` (nouns that take an `s`)."""
+    return f"{fmt(count)} {noun}{'' if count == 1 else 's'}"
 
 
 def metric_items(values: MetricValues) -> dict[str, Value]:

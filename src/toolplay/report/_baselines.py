@@ -19,13 +19,42 @@ from rich.text import Text
 from toolplay.analysis._metrics import COUNT_KEYS, fmt, ordered_metrics
 from toolplay.runs import CEILING, FLOOR, Baselines, RunSummary
 
-__all__ = ["render_baselines"]
+__all__ = ["baseline_rows", "baseline_sentence", "render_baselines"]
 
 
 def _position(run: float | None, floor: float | None, ceiling: float | None) -> str | None:
     if run is None or floor is None or ceiling is None or ceiling <= floor:
         return None
     return f"{(run - floor) / (ceiling - floor):.0%}"
+
+
+def baseline_rows(summary: RunSummary, baselines: Baselines) -> list[tuple[str, str, str, str]]:
+    """(metric, floor, this run, ceiling) for each of the run's metrics, formatted."""
+    low, high = (
+        dict(ordered_metrics(baselines.floor.metrics)),
+        dict(ordered_metrics(baselines.ceiling.metrics)),
+    )
+    return [
+        (key, fmt(low.get(key)), fmt(value), fmt(high.get(key)))
+        for key, value in ordered_metrics(summary.metrics)
+        if key not in COUNT_KEYS
+    ]
+
+
+def baseline_sentence(summary: RunSummary, baselines: Baselines) -> str | None:
+    """Where the run's main metric sits between the floor and the ceiling, as a sentence."""
+    rows = [(k, v) for k, v in ordered_metrics(summary.metrics) if k not in COUNT_KEYS]
+    primary = next((k for k, v in rows if isinstance(v, int | float)), None)
+    if primary is None:
+        return None
+    low, high = baselines.floor.metrics, baselines.ceiling.metrics
+    share = _position(summary.metrics.get(primary), low.get(primary), high.get(primary))
+    if share is None:
+        return None
+    return (
+        f"On {primary}, {summary.assistant} covers {share} of the way from the floor (an "
+        "assistant that never calls a tool) to the ceiling (the reference solution)."
+    )
 
 
 def render_baselines(
@@ -40,7 +69,6 @@ def render_baselines(
         console: Where to print.
         command: How to invoke toolplay so that the printed commands work as printed.
     """
-    floor, ceiling = baselines
     trials = f"{summary.scenarios} scenario trial{'' if summary.scenarios == 1 else 's'}"
     table = Table(
         title=f"{summary.assistant} between the floor and the ceiling "
@@ -52,25 +80,12 @@ def render_baselines(
     table.add_column("metric", no_wrap=True)
     for name in (f"floor ({FLOOR})", f"this run ({summary.assistant})", f"ceiling ({CEILING})"):
         table.add_column(name, justify="right")
-    rows = [(k, v) for k, v in ordered_metrics(summary.metrics) if k not in COUNT_KEYS]
-    low, high = floor.metrics, ceiling.metrics
-    for key, value in rows:
-        low_value = dict(ordered_metrics(low)).get(key)
-        high_value = dict(ordered_metrics(high)).get(key)
-        table.add_row(*(Text(c) for c in (key, fmt(low_value), fmt(value), fmt(high_value))))
+    for row in baseline_rows(summary, baselines):
+        table.add_row(*(Text(c) for c in row))
     console.print(table)
-    primary = next((k for k, v in rows if isinstance(v, int | float)), None)
-    if primary is not None:
-        share = _position(summary.metrics.get(primary), low.get(primary), high.get(primary))
-        if share is not None:
-            console.print(
-                Text(
-                    f"On {primary}, {summary.assistant} covers {share} of the way from the floor "
-                    f"(an assistant that never calls a tool) to the ceiling (the reference "
-                    "solution)."
-                ),
-                soft_wrap=True,
-            )
+    sentence = baseline_sentence(summary, baselines)
+    if sentence is not None:
+        console.print(Text(sentence), soft_wrap=True)
     run = shlex.quote(str(run_dir))
     console.print(
         Text(

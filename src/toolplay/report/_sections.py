@@ -17,7 +17,9 @@ from toolplay.analysis._metrics import (
     COUNT_KEYS,
     Groups,
     chart_metric,
+    fmt,
     group_table,
+    plural,
     summary_breakdowns,
 )
 from toolplay.analysis._run_data import RunData
@@ -44,8 +46,9 @@ def group_chart(title: str, groups: Groups) -> dict[str, Any] | None:
         raw = cells.get(metric)
         value = float(raw) if isinstance(raw, int | float) else None
         text = "n/a" if value is None else f"{value:.3f}"
-        if count_key and cells.get(count_key) is not None:
-            text += f"   {cells[count_key]} {count_key}"
+        count = cells.get(count_key) if count_key else None
+        if count_key and isinstance(count, int):
+            text += f"   {plural(count, count_key.removesuffix('s'))}"
         bars.append(Bar(name, value, text))
     known = [b.value for b in bars if b.value is not None]
     top = 1.0 if known and max(known) <= 1.0 and min(known) >= 0.0 else None
@@ -100,7 +103,7 @@ def termination_chart(run: RunData) -> Markup | None:
     total = sum(counts.values())
     if not total:
         return None
-    bars = [Bar(k, v, f"{v} ({v / total:.0%})") for k, v in sorted(counts.items())]
+    bars = [Bar(k, v, f"{fmt(v)} ({v / total:.0%})") for k, v in sorted(counts.items())]
     return bar_chart(bars, maximum=float(total), title="How conversations ended")
 
 

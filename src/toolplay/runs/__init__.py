@@ -3,7 +3,15 @@
 (One conversation is `toolplay.conversation`.)
 """
 
-from toolplay.runs._baselines import CEILING, FLOOR, Baselines, play_baselines
+from toolplay.runs._baselines import (
+    BASELINES_FILE,
+    CEILING,
+    FLOOR,
+    Baselines,
+    load_baselines,
+    play_baselines,
+    save_baselines,
+)
 from toolplay.runs._cache import CacheError, SqliteResponseCache
 from toolplay.runs._config import (
     CONFIG_VERSION,
@@ -52,11 +60,14 @@ from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
 __all__ = [
     "CEILING",
     "FLOOR",
+    "BASELINES_FILE",
     "Baselines",
     "Executor",
     "LocalExecutor",
     "TrialOutcome",
+    "load_baselines",
     "play_baselines",
+    "save_baselines",
     "SCHEMAS",
     "TRAJECTORY_LINE",
     "ChangeLine",
