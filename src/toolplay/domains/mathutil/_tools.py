@@ -14,8 +14,6 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
 from toolplay.domains.mathutil._units import UNITS, Unit, from_celsius, normalise_unit, to_celsius
 from toolplay.domains.settings import require_setting
 from toolplay.tools import _validate
@@ -30,6 +28,8 @@ EARTH_RADIUS_KM = 6371.0088
 @lru_cache(maxsize=1)
 def currency_rates() -> MappingProxyType[str, float]:
     """Units of each currency per US dollar, from the bundled table (read once)."""
+    import yaml  # noqa: PLC0415 (start-up time: imported on first use)
+
     text = resources.files("toolplay.domains.mathutil").joinpath("data/currency_rates.yaml")
     data: dict[str, Any] = yaml.safe_load(text.read_text(encoding="utf-8"))
     return MappingProxyType({code: float(rate) for code, rate in data["rates"].items()})

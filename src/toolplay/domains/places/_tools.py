@@ -15,8 +15,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from toolplay.domains.settings import point_or_current, require_setting
 from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
@@ -40,6 +38,8 @@ _GLOBAL_CATEGORIES = {"landmark", "airport", "university", "stadium", "city"}
 @lru_cache(maxsize=1)
 def map_data() -> dict[str, tuple[dict[str, Any], ...]]:
     """The bundled cities and places (read once; callers copy before returning rows)."""
+    import yaml  # noqa: PLC0415 (start-up time: imported on first use)
+
     text = resources.files("toolplay.domains.places").joinpath("data/places.yaml")
     data = yaml.safe_load(text.read_text(encoding="utf-8"))
     return {"cities": tuple(data["cities"]), "places": tuple(data["places"])}

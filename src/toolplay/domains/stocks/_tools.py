@@ -11,8 +11,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from toolplay.domains.settings import require_setting
 from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
@@ -39,6 +37,8 @@ _NOISE = {
 @lru_cache(maxsize=1)
 def quotes() -> tuple[dict[str, Any], ...]:
     """The bundled quotes (read once; callers copy before returning)."""
+    import yaml  # noqa: PLC0415 (start-up time: imported on first use)
+
     text = resources.files("toolplay.domains.stocks").joinpath("data/stocks.yaml")
     return tuple(yaml.safe_load(text.read_text(encoding="utf-8"))["stocks"])
 

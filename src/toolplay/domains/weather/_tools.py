@@ -15,8 +15,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from toolplay.domains.settings import point_or_current, require_setting
 from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
@@ -32,6 +30,8 @@ EARTH_RADIUS_KM = 6371.0088
 @lru_cache(maxsize=1)
 def stations() -> tuple[dict[str, Any], ...]:
     """The bundled weather stations with their monthly normals (read once)."""
+    import yaml  # noqa: PLC0415 (start-up time: imported on first use)
+
     text = resources.files("toolplay.domains.weather").joinpath("data/climate.yaml")
     return tuple(yaml.safe_load(text.read_text(encoding="utf-8"))["stations"])
 

@@ -25,7 +25,6 @@ from statistics import fmean
 
 from toolplay.messages import Trajectory, turn_count
 from toolplay.methods.toolsandbox._constraints import ConstraintEval, compile_constraint, guardrail
-from toolplay.methods.toolsandbox._mapping import best_mapping
 from toolplay.methods.toolsandbox._trace import TraceView
 from toolplay.scenarios import (
     START,
@@ -241,6 +240,9 @@ class _Compiled:
 
     def match(self, view: TraceView) -> tuple[float, list[MilestoneMatch]]:
         """Best mapping: mean similarity and, per milestone, its index and evidence."""
+        # numpy (under the mapping) is imported on the first scoring, not at start-up
+        from toolplay.methods.toolsandbox._mapping import best_mapping  # noqa: PLC0415
+
         k = len(self.milestones)
         if k == 0:
             return 1.0, []
