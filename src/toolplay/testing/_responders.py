@@ -143,3 +143,12 @@ def _well_formed(call: Any) -> bool:
         return isinstance(json.loads(arguments or ""), dict)
     except ValueError:
         return False
+
+
+def text_answers(reference: Responder, answer: str) -> Responder:
+    """Answer every assistant request with `answer` (a user-simulator request: `reference`)."""
+
+    def respond(request: dict[str, Any]) -> dict[str, Any]:
+        return reference(request) if is_user_request(request) else text(answer)
+
+    return respond
