@@ -13,7 +13,7 @@ from typing import get_args
 
 from toolplay.catalog import build_catalog
 from toolplay.testing._faults import Fault, FaultPlan
-from toolplay.testing._responders import ReferenceResponder, text_answers
+from toolplay.testing._responders import ReferenceResponder, Responder, text_answers
 from toolplay.testing._server import ChatServer
 
 
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> None:
         content_keyed=args.content_keyed,
     )
     catalog = build_catalog()
-    responder = ReferenceResponder(
+    responder: Responder = ReferenceResponder(
         catalog.load_suite(args.suite).scenarios, parallel=args.parallel, catalog=catalog
     )
     if args.text is not None:
