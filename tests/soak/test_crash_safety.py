@@ -3,7 +3,7 @@
 Each round forks a fresh `toolplay run` (from a warmed-up process, `warm_forker.py`) against a
 test endpoint with a little latency, and kills it: either from outside after a random delay,
 or from inside at a chosen store write — a run file written to its temporary name but not yet
-renamed (`fsync`), a store transaction written but not committed (`before_commit`), or while
+renamed (`rename`), a store transaction written but not committed (`before_commit`), or while
 SQLite commits and syncs its log (`mid_commit`). The next round resumes, until one finishes.
 Then nothing may be lost or doubled: every (scenario, trial) stored once and intact, none that
 was committed before a kill played again, every trajectory file present once and identical to
@@ -44,7 +44,7 @@ logger = logging.getLogger(__name__)
 
 QUICK = load_suite("quick").scenarios
 SEED = 100  # sampling seed sent to the endpoint: seed - SEED is the trial
-POINTS = ("external", "fsync", "before_commit", "mid_commit")
+POINTS = ("external", "rename", "before_commit", "mid_commit")
 
 
 def run_args(server: ChatServer, out: Path, trials: int, resume: bool) -> list[str]:
@@ -207,7 +207,7 @@ def crash_test(tmp_path: Path, forker: Forker, *, trials: int, kills: int, seed:
     assert len(moments) == kills  # each kill at another moment of the run
     # Some kills landed inside a store write: a temporary file (an atomic write cut short)
     # or a trajectory file for a trial the store had not committed yet.
-    assert any(k.left_temporary for k in record if k.point == "fsync")
+    assert any(k.left_temporary for k in record if k.point == "rename")
     check_identical(tmp_path, trials)
 
 

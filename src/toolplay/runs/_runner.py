@@ -3,7 +3,8 @@
 Scenario trials run concurrently (`concurrency`), each with its own world; the roles learn which
 trial they serve from their context (seed, cache key). Each
 finished trial is committed to the store before it is reported, by one writer thread (file
-first, then the transaction), so an interrupted run resumes from the store with nothing lost
+first, then the transaction; trials that queue up share one, `_writer.StoreWriter`), so an
+interrupted run resumes from the store with nothing lost
 and nothing played twice; trials that ended in an infrastructure error, or that the harness
 itself failed to play or score, are stored as errors with their cause and played again on
 resume. Reopening a run (`--resume`, `toolplay score`) takes the store's exclusive lock, drops
@@ -22,11 +23,9 @@ mode's play. Scoring is the same either way, with the run's `ScoringSettings`.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -36,7 +35,7 @@ from pydantic import ValidationError
 from toolplay import __version__
 from toolplay.catalog import Catalog, CatalogError, build_catalog
 from toolplay.clients import RoleOptionError
-from toolplay.messages import Trajectory
+from toolplay.messages import Trajectory, compact_exchanges
 from toolplay.roles import (
     Assistant,
     Presentation,
@@ -59,6 +58,7 @@ from toolplay.runs._select import select_scenarios
 from toolplay.runs._suite_pin import fingerprint, pin_suite, suite_path
 from toolplay.runs._summary import RunHeader, RunSummary, build_summary
 from toolplay.runs._trial import TrialOutcome, TrialWork, scenario_info
+from toolplay.runs._writer import StoreWriter
 from toolplay.scenarios import Scenario, Suite
 from toolplay.scoring import ScenarioScore, ScoringContext, score_trajectory
 from toolplay.stats import UncertaintySettings
@@ -68,9 +68,7 @@ from toolplay.store import (
     SUITE_IDS,
     SUMMARY_FILE,
     RunStore,
-    trajectory_path,
     write_json,
-    write_trajectory_lines,
 )
 
 logger = logging.getLogger(__name__)
@@ -202,7 +200,7 @@ def trajectory_records(
     and which user produced it, with what settings.
     """
     return stored_records(
-        trajectory.model_dump(mode="json"),
+        compact_exchanges(trajectory.model_dump(mode="json")),
         None if score is None else score.model_dump(mode="json"),
         roles,
     )
@@ -370,28 +368,11 @@ async def execute_run(
         done = store.done()
         todo = [(s, t) for s in scenarios for t in range(config.trials) if (s.id, t) not in done]
         total, finished = len(scenarios) * config.trials, len(scenarios) * config.trials - len(todo)
-        writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolplay-store")
-
-        def persist(outcome: TrialOutcome) -> None:
-            # The file first, the store commit last: a kill in between leaves an uncommitted
-            # trial, which resume plays again (rewriting the file), never a result without
-            # its file. One writer thread does all of it, so fsyncs never stall the loop.
-            write_trajectory_lines(
-                trajectory_path(config.out, outcome.scenario_id, outcome.trial),
-                stored_records(outcome.trajectory, outcome.score, roles),
-            )
-            store.save_result(
-                outcome.scenario_id,
-                outcome.trial,
-                status=outcome.status,
-                trajectory=outcome.trajectory,
-                score=outcome.score,
-                error=outcome.error,
-            )
+        writer = StoreWriter(store, config.out, roles)
 
         async def finish(outcome: TrialOutcome) -> None:
             nonlocal finished
-            await asyncio.get_running_loop().run_in_executor(writer, persist, outcome)
+            await writer.store(outcome)  # committed: durable, counted (see `_writer`)
             finished += 1
             if progress:
                 progress(finished, total)
@@ -405,7 +386,7 @@ async def execute_run(
         try:
             await (executor or LocalExecutor()).execute(job, finish)
         finally:
-            writer.shutdown(wait=True)
+            writer.close()
         if cache is not None:
             logger.info(
                 "response cache %s: %d hits, %d misses", cache.path, cache.hits, cache.misses
