@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> None:
     responder: Responder = ReferenceResponder(
         catalog.load_suite(args.suite).scenarios, parallel=args.parallel, catalog=catalog
     )
+    if isinstance(responder, ReferenceResponder):
+        responder.index.prepare()  # before serving: no request waits on building setups
     if args.text is not None:
         responder = text_answers(responder, args.text)
     with ChatServer(responder, latency=args.latency, faults=plan, port=args.port) as server:

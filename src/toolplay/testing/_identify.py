@@ -9,7 +9,10 @@ tools as toolplay's presentation shows them (`offered_tools`, `Presentation.offe
 first, then names; the matching candidate's shown names (`<domain>_<n>` when scrambled) are the
 names its reference calls go out under.
 
-Later user lines narrow the candidates further. Scenarios whose requests are identical cannot
+Later user lines narrow the candidates further, and candidates that play the same reference
+calls under the same names (augmentation variants without scrambling) need no telling apart.
+Shown tools need each candidate's setup: `ScenarioIndex.prepare` builds them before a server
+serves (`python -m toolplay.testing`); without a catalog only lines and calls decide. Scenarios whose requests are identical cannot
 be told apart by any endpoint: the sandbox suite's world-state variants (`sandbox_christmas_
 weekday` and `~wifi_off`: the world differs, the request does not), or ToolSandbox bases whose
 scripted user says one and the same line (`add_reminder_content_and_week_delta_...` and
@@ -58,8 +61,9 @@ class ScenarioIndex:
 
     Args:
         scenarios: The scenarios the endpoint may be asked about.
-        catalog: Builds each candidate's setup to know its shown tools (default: the
-            built-in catalog, built only when an opening is shared).
+        catalog: Builds each candidate's setup to know its shown tools. Without one, only the
+            user's lines and the calls made tell scenarios apart (no scrambled names): enough
+            where scenarios that share lines also share their reference solution.
     """
 
     def __init__(self, scenarios: Sequence[Scenario], catalog: Catalog | None = None) -> None:
@@ -78,19 +82,43 @@ class ScenarioIndex:
             raise KeyError(f"no known scenario opens with {opening!r}")
         return found
 
+    def prepare(self) -> int:
+        """Work out now, not during requests, the shown tools of every scenario that needs
+        them (see `_needs_tools`); returns how many. A server calls it before serving, so no
+        request waits on building setups.
+        """
+        needing = [
+            s for found in self.by_opening.values() if self._needs_tools(found) for s in found
+        ]
+        for scenario in needing:
+            self.shown(scenario)
+        return len(needing)
+
+    def _needs_tools(self, found: Sequence[Scenario]) -> bool:
+        """Whether scenarios sharing an opening must be told apart by their tools: they play
+        different reference calls, or some rename their tools.
+        """
+        if self._catalog is None or len(found) < 2:
+            return False
+        if any("scrambled" in (s.augmentation or "") for s in found):
+            return True
+        first = _calls(found[0])
+        return any(_calls(s) != first for s in found[1:])
+
     def shown(self, scenario: Scenario) -> Shown:
-        """`scenario`'s tools as toolplay shows them (computed once, thread-safe)."""
-        with self._lock:
-            if scenario.id not in self._shown:
-                self._shown[scenario.id] = self._compute(scenario)
-            return self._shown[scenario.id]
+        """`scenario`'s tools as toolplay shows them (computed once; thread-safe)."""
+        found = self._shown.get(scenario.id)
+        if found is None:
+            found = self._compute(scenario)  # outside the lock: other requests go on
+            with self._lock:
+                self._shown.setdefault(scenario.id, found)
+        return found
 
     def _compute(self, scenario: Scenario) -> Shown:
-        from toolplay.catalog import DEFAULT_PRESENTATION, build_catalog  # noqa: PLC0415
+        from toolplay.catalog import DEFAULT_PRESENTATION  # noqa: PLC0415
         from toolplay.conversation import offered_tools  # noqa: PLC0415
 
-        if self._catalog is None:
-            self._catalog = build_catalog()
+        assert self._catalog is not None
         setup = self._catalog.setup(scenario)
         presentation = self._catalog.presentation(DEFAULT_PRESENTATION)
         offered = presentation.offer(setup, offered_tools(setup))
@@ -109,11 +137,12 @@ class ScenarioIndex:
         if len(found) == 1:
             return found[0]
         found = [s for s in found if list(s.script[: len(said)]) == list(said)] or found
-        functions = request_tools(request)
-        schemas, names = _canonical(functions), {str(f.get("name")) for f in functions}
-        exact = [s for s in found if self.shown(s).schemas == schemas]
-        named = exact or [s for s in found if self.shown(s).names == names] or found
-        return self.first_consistent(named, request.get("messages") or [])
+        if self._needs_tools(found):
+            functions = request_tools(request)
+            schemas, names = _canonical(functions), {str(f.get("name")) for f in functions}
+            exact = [s for s in found if self.shown(s).schemas == schemas]
+            found = exact or [s for s in found if self.shown(s).names == names] or found
+        return self.first_consistent(found, request.get("messages") or [])
 
     def first_consistent(
         self, found: Sequence[Scenario], messages: Sequence[Mapping[str, Any]]
@@ -149,6 +178,15 @@ class ScenarioIndex:
 
     def shown_name(self, scenario: Scenario, real: str) -> str:
         """The name `scenario`'s tool `real` is shown under (itself when not renamed)."""
-        if len(self.by_opening.get(scenario.script[0] if scenario.script else "", ())) < 2:
+        if self._catalog is None or "scrambled" not in (scenario.augmentation or ""):
             return real
         return self.shown(scenario).shown_name.get(real, real)
+
+
+def _calls(scenario: Scenario) -> list[tuple[str, str]]:
+    """A scenario's reference calls (name, arguments) in order."""
+    return [
+        (call.name, json.dumps(call.arguments, sort_keys=True, default=str))
+        for turn in scenario.reference
+        for call in turn.calls
+    ]
