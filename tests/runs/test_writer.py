@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import pytest
-
 from toolplay.runs._trial import TrialOutcome
 from toolplay.runs._writer import StoreWriter
 from toolplay.store import RunStore, trajectory_path
@@ -71,8 +69,7 @@ def test_a_failed_write_reaches_every_waiting_trial_and_none_is_done(tmp_path: P
     store.close()
 
 
-@pytest.mark.parametrize("n", [1])
-def test_closing_an_idle_writer_stops_its_thread(tmp_path: Path, n: int) -> None:
+def test_closing_an_idle_writer_stops_its_thread(tmp_path: Path) -> None:
     store = RunStore.in_dir(tmp_path, create=True, exclusive=True)
     writer = StoreWriter(store, tmp_path, {})
     writer.close()
