@@ -68,8 +68,8 @@ def solutions(path: Path = FOLDER / "solutions.yaml") -> dict[str, list[dict[str
     """Toolplay's reference solution of each exported base, by the reference's name."""
     import yaml  # noqa: PLC0415 (start-up time: imported on first use)
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's: 10x faster
-    loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}
+    safe_loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's: 10x faster
+    loaded = yaml.load(path.read_text(encoding="utf-8"), Loader=safe_loader) or {}
     if not isinstance(loaded, dict):
         raise ScenarioError(str(path), None, "expected a mapping of scenario name -> turns")
     return loaded
