@@ -1,9 +1,9 @@
 """Crash safety: a run SIGKILLed again and again, at seeded points, resumes to the same bytes.
 
 Each round forks a fresh `toolplay run` (from a warmed-up process, `warm_forker.py`) against a
-test endpoint with a little latency, and kills it: either from outside after a random delay,
-or from inside at a chosen store write — a run file written to its temporary name but not yet
-renamed (`rename`), a store transaction written but not committed (`before_commit`), or while
+test endpoint with a little latency, and kills it: either from outside once a seeded number of
+further trials is committed, or from inside at a chosen store write — a run file written to its
+temporary name but not yet renamed (`rename`), a store transaction written but not committed (`before_commit`), or while
 SQLite commits and syncs its log (`mid_commit`). The next round resumes, until one finishes.
 Then nothing may be lost or doubled: every (scenario, trial) stored once and intact, none that
 was committed before a kill played again, every trajectory file present once and identical to
@@ -12,6 +12,7 @@ an uninterrupted run's, no temporary file left, and summary.json byte-identical.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -118,7 +119,7 @@ def kill_plan(rng: random.Random, kills: int) -> list[tuple[str, float]]:
     """`kills` (point, when) pairs: every point at least once, in seeded order."""
     points = [POINTS[i % len(POINTS)] for i in range(kills)]
     rng.shuffle(points)
-    return [(p, rng.uniform(0.05, 0.6) if p == "external" else rng.randint(2, 10)) for p in points]
+    return [(p, rng.randint(1, 12) if p == "external" else rng.randint(2, 10)) for p in points]
 
 
 def kill_and_resume(
@@ -141,13 +142,16 @@ def kill_and_resume(
             return done
         point, when = plan[len(done)]
         if point == "external":
+            # from outside, once `when` more trials are committed: a moment of the run, not
+            # of the clock (trials that queue up are committed together, so a run's last
+            # half second may hold most of it)
             pid = forker.start(args, root)
             deadline = time.monotonic() + 60
-            while len(committed_ro(out)) <= len(before) and forker.poll(pid) is None:
+            while len(committed_ro(out)) < len(before) + when and forker.poll(pid) is None:
                 assert time.monotonic() < deadline, "no progress"
-                time.sleep(0.01)
-            time.sleep(when)
-            os.kill(pid, signal.SIGKILL)
+                time.sleep(0.002)
+            with contextlib.suppress(ProcessLookupError):  # it may have just finished
+                os.kill(pid, signal.SIGKILL)
             code = forker.wait(pid)
         else:
             kill = {"point": point, "at": when, "delay": rng.uniform(0.0, 0.002)}
