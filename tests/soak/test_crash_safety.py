@@ -5,9 +5,10 @@ test endpoint with a little latency, and kills it: either from outside once a se
 further trials is committed, or from inside at a chosen store write — a run file written to its
 temporary name but not yet renamed (`rename`), a store transaction written but not committed
 (`before_commit`), or while SQLite commits and syncs its log (`mid_commit`). The next round
-resumes, until one finishes. Then nothing may be lost or doubled: every (scenario, trial) stored once and intact, none that
-was committed before a kill played again, every trajectory file present once and identical to
-an uninterrupted run's, no temporary file left, and summary.json byte-identical.
+resumes, until one finishes. Then nothing may be lost or doubled: every (scenario, trial)
+stored once and intact, none that was committed before a kill played again, every trajectory
+file present once and identical to an uninterrupted run's, no temporary file left, and
+summary.json byte-identical.
 """
 
 from __future__ import annotations
