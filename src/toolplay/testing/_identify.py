@@ -12,13 +12,14 @@ names its reference calls go out under.
 Later user lines narrow the candidates further, and candidates that play the same reference
 calls under the same names (augmentation variants without scrambling) need no telling apart.
 Shown tools need each candidate's setup: `ScenarioIndex.prepare` builds them before a server
-serves (`python -m toolplay.testing`); without a catalog only lines and calls decide. Scenarios whose requests are identical cannot
-be told apart by any endpoint: the sandbox suite's world-state variants (`sandbox_christmas_
-weekday` and `~wifi_off`: the world differs, the request does not), or ToolSandbox bases whose
-scripted user says one and the same line (`add_reminder_content_and_week_delta_...` and
-`..._weekday_delta_...`: the date is in the simulated user's goal). Among them the first in
-suite order whose reference agrees with the calls already made is chosen
-(`ScenarioIndex.first_consistent`), so such a scenario gets its twin's solution.
+serves (`python -m toolplay.testing`); without a catalog only lines and calls decide. Scenarios
+whose requests are identical cannot be told apart by any endpoint: the sandbox suite's
+world-state variants (`sandbox_christmas_weekday` and `~wifi_off`: the world differs, the
+request does not), or ToolSandbox bases whose scripted user says one and the same line
+(`add_reminder_content_and_week_delta_...` and `..._weekday_delta_...`: the date is in the
+simulated user's goal). Among them the first in suite order whose reference agrees with the
+calls already made is chosen (`ScenarioIndex.first_consistent`), so such a scenario gets its
+twin's solution.
 """
 
 from __future__ import annotations
