@@ -29,7 +29,7 @@ ALLOWED = {
     "users": {*LOW, "scenarios"},
     "scoring": {*LOW, "world", "tools", "scenarios", "stats", "users"},
     "store": {"errors"},
-    "testing": {*LOW, "world", "tools", "scenarios", "clients", "roles", "catalog"},
+    "testing": {*LOW, "world", "tools", "scenarios", "clients", "roles", "conversation", "catalog"},
     "catalog": {*CORE_BELOW_RUNS, "conversation", "scoring", "stats", "builtin"},
     # a published method: everything a plugin can use, nothing that runs or reports runs
     "methods": {*CORE_BELOW_RUNS, "conversation", "scoring", "stats", "catalog"},

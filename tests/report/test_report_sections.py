@@ -102,7 +102,7 @@ def test_missing_summary_and_several_trials(tmp_path: Path) -> None:
     assert sorted((e["id"], e["trial"]) for e in data["entries"]) == sorted(
         (sid, t) for sid in {e["id"] for e in data["entries"]} for t in (0, 1)
     )
-    assert "scenario trials" in html and "2 trial(s) each" in html
+    assert "scenario trials" in html and "2 trials each" in html
     # Breakdown rows count scenarios and trials apart (2 trials each: twice as many trials).
     summary = json.loads((out / "summary.json").read_text())
     for name, row in summary["by_category"].items():

@@ -226,17 +226,27 @@ def _pair(left: str, a: dict[str, float], right: str, b: dict[str, float]) -> Pa
 def _side_by_side(
     runs: Sequence[RunData], scorers: Mapping[str, Scorer]
 ) -> list[tuple[str, tuple[Value | str, ...]]]:
+    """Configuration, counts, every metric, pass^k and tokens, one column per run.
+
+    `scenarios` counts distinct scenarios and `scenario trials` (shown when a run has several
+    trials) what was played, so 276 dialogues × 4 trials read as 276 and 1,104; a method's
+    own count of the same thing (AutoDE's `trials`) is not repeated.
+    """
     rows: list[tuple[str, tuple[Value | str, ...]]] = []
     for key in ("suite", "mode", "assistant", "user"):
         rows.append((key, tuple(r.describe(key) for r in runs)))
     rows.append(("trials", tuple(r.trials for r in runs)))
     summaries = [r.summary for r in runs]
-    for key in ("scenarios", "completed", "errors"):
-        rows.append((key, tuple(getattr(s, key, None) for s in summaries)))
+    rows.append(("scenarios", tuple(len({e.id for e in r.entries}) for r in runs)))
+    if any(r.trials > 1 for r in runs):
+        rows.append(("scenario trials", tuple(getattr(s, "scenarios", None) for s in summaries)))
+    for key, label in (("completed", "completed"), ("errors", "infrastructure errors")):
+        rows.append((label, tuple(getattr(s, key, None) for s in summaries)))
     flat = [dict(summary_view(s, scorers).metrics) if s is not None else {} for s in summaries]
     keys: list[str] = []
+    shown = {name for name, _ in rows}
     for metrics in flat:
-        keys += [k for k in metrics if k not in keys]
+        keys += [k for k in metrics if k not in keys and k not in shown]
     rows += [(k, tuple(m.get(k) for m in flat)) for k in keys]
     passes = [
         {r.k: r.pass_hat_k for r in trial_rows(s.trials if s is not None else None)}

@@ -15,6 +15,7 @@ Two kinds of error end a command (`toolplay.errors`):
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import logging
 import os
@@ -25,26 +26,23 @@ import tempfile
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from pydantic import ValidationError
+import typer.main
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from toolplay import __version__
-from toolplay.catalog import Catalog, build_catalog
+from toolplay.cli._lazy import declared_commands
 from toolplay.errors import INFRASTRUCTURE, INTERNAL, SCORER_FAILED, USAGE, InputError
-from toolplay.runs import (
-    OptionError,
-    RunConfig,
-    RunSummary,
-    SettingError,
-    option_keys,
-    problem_text,
-    scorer_failure,
-)
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from toolplay.catalog import Catalog
+    from toolplay.runs import RunSummary
 
 console = Console()
 err_console = Console(stderr=True)
@@ -79,12 +77,18 @@ class _WarningLines(logging.Handler):
 
 
 def _configure_logging(debug: bool) -> None:
-    """Route the `toolplay` loggers to `_WarningLines` (warnings; with --debug, info too)."""
+    """Route the `toolplay` loggers to `_WarningLines` (warnings; with --debug, info too).
+
+    They stop there: a library that configures the root logger (absl, imported with
+    rouge-score, calls `logging.basicConfig()` on its first log) would otherwise print every
+    toolplay warning a second time, as `WARNING:toolplay...`, tearing the progress bar.
+    """
     root = logging.getLogger("toolplay")
     for handler in [h for h in root.handlers if isinstance(h, _WarningLines)]:
         root.removeHandler(handler)
     root.addHandler(_WarningLines())
     root.setLevel(logging.INFO if debug else logging.WARNING)
+    root.propagate = False
 
 
 def _click_error(name: str) -> type[Exception]:
@@ -101,7 +105,48 @@ _CLICK_ERROR, _USAGE_ERROR = _click_error("ClickException"), _click_error("Usage
 
 
 class _OneLineUsageErrors(TyperGroup):
-    """Click's usage errors as one `error:` line (see the module docstring)."""
+    """Click's usage errors as one `error:` line (see the module docstring); commands are
+    imported only when they run (`cli._lazy`), so `--help` and light commands start fast.
+    """
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
+        declared = [c.name for c in declared_commands()]
+        return declared + [name for name in self.commands if name not in declared]
+
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:  # type: ignore[override]
+        if cmd_name not in self.commands:
+            self._load(cmd_name)
+        return self.commands.get(cmd_name)
+
+    def _load(self, name: str) -> None:
+        """Import the module declaring command `name`, and take in what it registered."""
+        module = next((c.module for c in declared_commands() if c.name == name), None)
+        if module is None:
+            return
+        importlib.import_module(module)
+        for info in app.registered_commands:
+            wanted = info.name or typer.main.get_command_name(info.callback.__name__)  # type: ignore[union-attr]
+            if wanted not in self.commands:
+                self.commands[wanted] = typer.main.get_command_from_info(
+                    info,
+                    pretty_exceptions_short=app.pretty_exceptions_short,
+                    rich_markup_mode=app.rich_markup_mode,
+                )
+
+    def format_commands(self, ctx: typer.Context, formatter: Any) -> None:  # type: ignore[override]
+        """The command list from the modules' declarations, without importing them."""
+        docs = {c.name: c.help for c in declared_commands()}
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max((len(n) for n in names), default=0)
+        rows = []
+        for name in names:
+            loaded = self.commands.get(name)
+            command = loaded or TyperCommand(name, help=docs.get(name, ""))
+            if not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def main(  # type: ignore[override]
         self,
@@ -193,6 +238,8 @@ def plugins() -> list[str]:
 
 def catalog() -> Catalog:
     """The catalog for this command: built-ins, installed plugins, `--plugin` modules."""
+    from toolplay.catalog import build_catalog  # noqa: PLC0415 (start-up time: cli._lazy)
+
     if _state["catalog"] is None:
         _state["catalog"] = _guard(lambda: build_catalog(plugins()))
     found: Catalog = _state["catalog"]
@@ -219,6 +266,10 @@ def _guard(action: Callable[[], T]) -> T:
 
 def user_facing(exc: BaseException) -> bool:
     """Whether `exc` is about what the user gave (else it is a bug)."""
+    from pydantic import ValidationError  # noqa: PLC0415 (start-up time: cli._lazy)
+
+    from toolplay.runs import RunConfig  # noqa: PLC0415
+
     if isinstance(exc, ValidationError):
         return exc.title == RunConfig.__name__  # a run setting, named by its option
     return isinstance(exc, InputError | OSError)  # a file that cannot be read or written
@@ -246,6 +297,8 @@ def exit_for_failed_trials(summary: RunSummary, run_dir: Path, *, played: bool =
     status that says why (a scorer's bug first, then, after `run`, infrastructure errors; see
     `toolplay.errors`). A scorer's failure reads the same after either command.
     """
+    from toolplay.runs import scorer_failure  # noqa: PLC0415 (start-up time: cli._lazy)
+
     failed = [e for e in summary.error_list if scorer_failure(e.error)]
     broken = summary.errors - len(failed) if played else 0
     folder = shlex.quote(str(run_dir))
@@ -274,6 +327,10 @@ def exit_for_failed_trials(summary: RunSummary, run_dir: Path, *, played: bool =
 
 def _describe(exc: Exception) -> str:
     """The `<what>: <why>` of an error; a config value names the command-line option."""
+    from pydantic import ValidationError  # noqa: PLC0415 (start-up time: cli._lazy)
+
+    from toolplay.runs import OptionError, RunConfig, SettingError  # noqa: PLC0415
+
     if isinstance(exc, ValidationError) and exc.title == RunConfig.__name__:
         return _setting_problem(exc)
     if isinstance(exc, OptionError):
@@ -297,6 +354,9 @@ def _option_key(loc: list[str]) -> str | None:
     """The flat option key (`temperature`, `user_temperature`, `ci_level`) of a RunConfig
     error location: the `option_keys` entry of its (section, field).
     """
+    from toolplay.catalog import Catalog  # noqa: PLC0415 (start-up time: cli._lazy)
+    from toolplay.runs import option_keys  # noqa: PLC0415
+
     if not loc:
         return None
     flat = {place: key for key, place in option_keys(Catalog()).items()}
@@ -305,6 +365,8 @@ def _option_key(loc: list[str]) -> str | None:
 
 def _setting_problem(exc: ValidationError) -> str:
     """A RunConfig value error as `--option: reason (got value)`."""
+    from toolplay.runs import problem_text  # noqa: PLC0415 (start-up time: cli._lazy)
+
     problems = exc.errors()
     first = problems[0]
     context = first.get("ctx") or {}

@@ -14,7 +14,6 @@ from toolplay.cli._app import _guard, app, catalog, console, err_console
 from toolplay.cli._listing import detail, heading, paragraph, signature, type_of
 from toolplay.errors import InputError
 from toolplay.scenarios import ScenarioEntry
-from toolplay.validate import validate_suite
 
 
 @app.command()
@@ -23,6 +22,8 @@ def validate(
     mode: Annotated[str | None, typer.Option(help="static or dynamic (default: suite's).")] = None,
 ) -> None:
     """Check a suite: every file loads and the oracle scores perfectly on every scenario."""
+    from toolplay.validate import validate_suite  # noqa: PLC0415 (start-up of `suites`)
+
     found = catalog()
     report = _guard(lambda: validate_suite(suite, mode, catalog=found))
     if report.failures:

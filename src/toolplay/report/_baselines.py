@@ -22,13 +22,44 @@ from toolplay.report._format import fmt
 from toolplay.runs import CEILING, FLOOR, Baselines, RunSummary
 from toolplay.scoring import Scorer
 
-__all__ = ["render_baselines"]
+__all__ = ["baseline_rows", "baseline_sentence", "render_baselines"]
 
 
 def _position(run: float | None, floor: float | None, ceiling: float | None) -> str | None:
     if run is None or floor is None or ceiling is None or ceiling <= floor:
         return None
     return f"{(run - floor) / (ceiling - floor):.0%}"
+
+
+def baseline_rows(
+    summary: RunSummary, baselines: Baselines, scorers: Mapping[str, Scorer]
+) -> list[tuple[str, str, str, str]]:
+    """(metric, floor, this run, ceiling) for each of the run's metrics, formatted."""
+    low = dict(summary_view(baselines.floor, scorers).metrics)
+    high = dict(summary_view(baselines.ceiling, scorers).metrics)
+    return [
+        (key, fmt(low.get(key)), fmt(value), fmt(high.get(key)))
+        for key, value in summary_view(summary, scorers).metrics
+        if key not in COUNT_KEYS
+    ]
+
+
+def baseline_sentence(
+    summary: RunSummary, baselines: Baselines, scorers: Mapping[str, Scorer]
+) -> str | None:
+    """Where the run's main metric sits between the floor and the ceiling, as a sentence."""
+    rows = [(k, v) for k, v in summary_view(summary, scorers).metrics if k not in COUNT_KEYS]
+    primary = next((k for k, v in rows if isinstance(v, int | float)), None)
+    if primary is None:
+        return None
+    low, high = baselines.floor.metrics, baselines.ceiling.metrics
+    share = _position(summary.metrics.get(primary), low.get(primary), high.get(primary))
+    if share is None:
+        return None
+    return (
+        f"On {primary}, {summary.assistant} covers {share} of the way from the floor (an "
+        "assistant that never calls a tool) to the ceiling (the reference solution)."
+    )
 
 
 def render_baselines(
@@ -50,7 +81,6 @@ def render_baselines(
         scorers: The catalog's scorers (default: the built-ins' and the installed plugins').
     """
     found = scorers if scorers is not None else run_scorers([])
-    floor, ceiling = baselines
     trials = f"{summary.scenarios} scenario trial{'' if summary.scenarios == 1 else 's'}"
     table = Table(
         title=f"{summary.assistant} between the floor and the ceiling "
@@ -62,26 +92,12 @@ def render_baselines(
     table.add_column("metric", no_wrap=True)
     for name in (f"floor ({FLOOR})", f"this run ({summary.assistant})", f"ceiling ({CEILING})"):
         table.add_column(name, justify="right")
-    rows = [(k, v) for k, v in summary_view(summary, found).metrics if k not in COUNT_KEYS]
-    low, high = floor.metrics, ceiling.metrics
-    low_items = dict(summary_view(floor, found).metrics)
-    high_items = dict(summary_view(ceiling, found).metrics)
-    for key, value in rows:
-        low_value, high_value = low_items.get(key), high_items.get(key)
-        table.add_row(*(Text(c) for c in (key, fmt(low_value), fmt(value), fmt(high_value))))
+    for row in baseline_rows(summary, baselines, found):
+        table.add_row(*(Text(c) for c in row))
     console.print(table)
-    primary = next((k for k, v in rows if isinstance(v, int | float)), None)
-    if primary is not None:
-        share = _position(summary.metrics.get(primary), low.get(primary), high.get(primary))
-        if share is not None:
-            console.print(
-                Text(
-                    f"On {primary}, {summary.assistant} covers {share} of the way from the floor "
-                    f"(an assistant that never calls a tool) to the ceiling (the reference "
-                    "solution)."
-                ),
-                soft_wrap=True,
-            )
+    sentence = baseline_sentence(summary, baselines, found)
+    if sentence is not None:
+        console.print(Text(sentence), soft_wrap=True)
     run = shlex.quote(str(run_dir))
     console.print(
         Text(

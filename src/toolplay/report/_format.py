@@ -7,7 +7,7 @@ from typing import Any
 from toolplay.scoring import TrialSpread
 from toolplay.stats import Agreement, SystemAgreement
 
-__all__ = ["fmt", "stat_cells", "system_cells"]
+__all__ = ["fmt", "plural", "stat_cells", "system_cells"]
 
 
 def fmt(value: Any) -> str:
@@ -23,8 +23,15 @@ def fmt(value: Any) -> str:
             return "-"
         return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3f}"
     if isinstance(value, TrialSpread):
+        if value.std is None:  # one trial: a mean, no spread to show
+            return f"{fmt(value.mean)} (1 trial)"
         return f"{fmt(value.mean)} ± {fmt(value.std)}"
     return str(value)
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 scenario`, `2 scenarios`, `1,104 scenarios` (nouns that take an `s`)."""
+    return f"{fmt(count)} {noun}{'' if count == 1 else 's'}"
 
 
 def system_cells(stats: SystemAgreement) -> dict[str, str]:

@@ -1,6 +1,8 @@
 """`toolplay report RUN_DIR`: one self-contained HTML file a person reads to judge a run.
 
-What it shows, top to bottom: the headline numbers, every metric, how conversations ended and
+What it shows, top to bottom: the headline numbers, the run between its floor and ceiling
+(when `toolplay baselines` kept them in the run directory; else the command that does), every
+metric, how conversations ended and
 what they cost in tokens, charts (score by category / augmentation / split, score and
 turn-count distributions), the breakdown tables, infrastructure errors, and a scenario
 browser (filters: text, category, augmentation, failed only) with a trajectory viewer per
@@ -13,6 +15,7 @@ that have one; the viewer marks each flagged user message with the check's evide
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -32,8 +35,9 @@ from toolplay.analysis import (
     trial_rows,
 )
 from toolplay.messages import Usage
+from toolplay.report._baselines import baseline_rows, baseline_sentence
 from toolplay.report._evidence import extract_evidence
-from toolplay.report._format import fmt
+from toolplay.report._format import fmt, plural
 from toolplay.report._glossary import GlossaryRow, glossary
 from toolplay.report._intervals import (
     ci_header,
@@ -55,7 +59,7 @@ from toolplay.report._user_errors import (
     review_context,
     user_error_context,
 )
-from toolplay.runs import RunSummary
+from toolplay.runs import CEILING, FLOOR, RunSummary, load_baselines
 from toolplay.scoring import Scorer
 from toolplay.store import write_atomic
 
@@ -116,7 +120,7 @@ def _cards(run: RunData, metrics: list[tuple[str, Value]]) -> list[dict[str, str
     scored = sum(e.value is not None for e in run.entries)
     if cards:
         cards[0]["cls"] = "primary"
-        cards[0]["note"] = f"over {scored} scored conversation(s)"
+        cards[0]["note"] = f"over {plural(scored, 'scored conversation')}"
         uncertainty = summary_uncertainty(summary)
         interval = uncertainty.metrics.get(cards[0]["key"]) if uncertainty else None
         if uncertainty and interval and interval.low is not None:
@@ -131,7 +135,7 @@ def _cards(run: RunData, metrics: list[tuple[str, Value]]) -> list[dict[str, str
             "key": "scenarios",
             "label": "scenario trials" if trials > 1 else "scenarios",
             "value": fmt(total),
-            "note": f"{trials} trial(s) each" if trials > 1 else "",
+            "note": f"{trials} trials each" if trials > 1 else "",
             "cls": "",
         },
         {"key": "completed", "label": "scored", "value": fmt(completed), "note": "", "cls": ""},
@@ -196,8 +200,23 @@ def _extra_tables(view: SummaryView | None) -> list[tuple[str, list[tuple[str, s
     ]
 
 
+def _baselines(run: RunData, scorers: Mapping[str, Scorer]) -> dict[str, Any]:
+    """The run between its floor and ceiling (`baselines.json`), or how to add them."""
+    kept = load_baselines(run.path)
+    if run.summary is None or kept is None:
+        return {"rows": [], "hint": f"toolplay baselines {shlex.quote(str(run.path))}"}
+    return {
+        "rows": baseline_rows(run.summary, kept, scorers),
+        "sentence": baseline_sentence(run.summary, kept, scorers),
+        "floor": FLOOR,
+        "ceiling": CEILING,
+        "assistant": run.summary.assistant,
+    }
+
+
 def _trial_spread(summary: RunSummary | None) -> str | None:
-    if summary is None or summary.trials.score_mean is None:
+    """The main score's mean ± std over trials; None with one trial (no spread)."""
+    if summary is None or summary.trials.score_mean is None or summary.trials.score_std is None:
         return None
     return f"{fmt(summary.trials.score_mean)} ± {fmt(summary.trials.score_std)}"
 
@@ -303,7 +322,7 @@ def build_report(run: RunData) -> str:
         title=f"toolplay report · {suite} · {run.describe('assistant')}",
         subtitle=(
             f"{run.describe('mode')} mode · user {run.describe('user')} · "
-            f"{len(entries)} conversation(s)"
+            f"{plural(len(entries), 'conversation')}"
         ),
         run_path=str(run.path),
         provenance=_provenance(run),
@@ -311,10 +330,12 @@ def build_report(run: RunData) -> str:
         cards=_cards(run, metrics),
         metrics=[(k, fmt(v)) for k, v in metrics],
         extra_tables=_extra_tables(view),
-        trial_rows=[
+        trial_rows=[  # with one trial pass^1 is the perfect rate: shown as a metric
             (r.k, fmt(r.pass_hat_k), fmt(r.scenarios))
             for r in trial_rows(summary.trials if summary is not None else None)
-        ],
+        ]
+        if run.trials > 1
+        else [],
         trial_spread=_trial_spread(summary),
         uncertainty=uncertainty_context(run),
         usage=[
@@ -322,6 +343,7 @@ def build_report(run: RunData) -> str:
             ("completion", fmt(usage.completion_tokens)),
             ("model calls", fmt(usage.calls)),
         ],
+        baselines=_baselines(run, scorers),
         termination_chart=termination_chart(run),
         charts=charts,
         groups=group_tables,

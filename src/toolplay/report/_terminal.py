@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -22,6 +21,7 @@ from toolplay.analysis import (
     summary_view,
     trial_rows,
 )
+from toolplay.report._fit import fits, print_fitted
 from toolplay.report._format import fmt, stat_cells, system_cells
 from toolplay.report._intervals import ci_header, interval_text, with_intervals
 from toolplay.report._terminal_stats import render_significance, render_trial_power
@@ -33,14 +33,13 @@ __all__ = ["render_comparison", "render_summary"]
 
 
 def _table(title: str, *columns: str, numeric_from: int = 1) -> Table:
+    """Name columns, then value columns; printed through `_fit`, nothing is ever folded."""
     table = Table(title=title, title_justify="left", title_style="bold", header_style="dim")
     for i, column in enumerate(columns):
-        # Spaces let long metric names wrap instead of being cut ("milestone…").
+        # Spaces let long metric names in headers wrap between words ("slot / precision").
         table.add_column(
             column.replace("_", " "),
             justify="right" if i >= numeric_from else "left",
-            no_wrap=i < numeric_from,
-            overflow="fold",  # a narrow terminal folds a long header word rather than cut it
         )
     return table
 
@@ -52,22 +51,12 @@ def _row(table: Table, *cells: str) -> None:
 def _breakdown(
     title: str, key: str, cells: tuple[Sequence[str], Sequence[tuple[str, Mapping[str, Any]]]]
 ) -> Table:
-    """A breakdown table whose value columns are at least as wide as their widest value."""
+    """A breakdown table: one row per group, one column per metric (and interval)."""
     columns, rows = cells
     table = _table(title, key.removeprefix("by_").rstrip("s"), *columns)
     for name, values in rows:
         _row(table, name, *(fmt(values.get(c)) for c in columns))
-    for column, name in zip(table.columns[1:], columns, strict=True):
-        column.min_width = max((len(fmt(values.get(name))) for _, values in rows), default=1)
     return table
-
-
-def _too_wide(table: Table, console: Console) -> bool:
-    """Whether `table`, at its narrowest (headers folded, values whole), is wider than the
-    console (measured without the console's own cap, which would hide the overflow).
-    """
-    unbounded = console.options.update_width(10_000)
-    return Measurement.get(console, unbounded, table).minimum > console.width
 
 
 def render_summary(
@@ -103,7 +92,7 @@ def render_summary(
     for key, interval in uncertainty.metrics.items() if uncertainty else ():
         if key not in headline:  # a scorer that declares no parts: its mean scenario score
             _row(head, key, fmt(interval.estimate), interval_text(interval))
-    console.print(head)
+    print_fitted(console, head)
     for key, breakdown in view.breakdowns.items():
         columns, rows = group_table(breakdown.rows)
         cells = with_intervals(
@@ -113,12 +102,12 @@ def render_summary(
             ci_header(uncertainty) if uncertainty else "",
         )
         table = _breakdown(breakdown.title, key, cells)
-        if _too_wide(table, console) and list(cells[0]) != list(columns):
-            # Values are never cut: without room for the intervals, the table goes without.
+        if not fits(table, console) and list(cells[0]) != list(columns):
+            # Without room for the intervals, the table goes without (then pages if need be).
             table = _breakdown(breakdown.title, key, (columns, rows))
             note = "intervals left out at this width (in summary.json and the HTML report)"
             table.caption, table.caption_justify = note, "left"
-        console.print(table)
+        print_fitted(console, table)
     for name, values in view.tables:
         parts = [f"{k} {fmt(v)}" for k, v in values.items()]
         console.print(Text(f"{name.lower()}: " + " · ".join(parts)), soft_wrap=True)
@@ -155,7 +144,7 @@ def _render_trials(summary: RunSummary, console: Console) -> None:
     for row in rows:
         interval = [interval_text(passes.get(row.k))] if ci else []
         _row(table, row.k, fmt(row.pass_hat_k), *interval, fmt(row.scenarios))
-    console.print(table)
+    print_fitted(console, table)
     if section.score_mean is not None:
         spread = f"{fmt(section.score_mean)} ± {fmt(section.score_std)}"
         console.print(Text(f"score over trials: {spread} (mean ± std of per-trial means)"))
@@ -169,7 +158,7 @@ def _render_termination(summary: RunSummary, console: Console) -> None:
     table = _table("How conversations ended", "reason", "count", "share")
     for reason, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         _row(table, reason, fmt(count), f"{count / total:.0%}")
-    console.print(table)
+    print_fitted(console, table)
 
 
 def _table_width(columns: Sequence[Sequence[str]]) -> int:

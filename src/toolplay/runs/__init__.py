@@ -3,7 +3,15 @@
 (One conversation is `toolplay.conversation`.)
 """
 
-from toolplay.runs._baselines import CEILING, FLOOR, Baselines, play_baselines
+from toolplay.runs._baselines import (
+    BASELINES_FILE,
+    CEILING,
+    FLOOR,
+    Baselines,
+    load_baselines,
+    play_baselines,
+    save_baselines,
+)
 from toolplay.runs._cache import CacheError, SqliteResponseCache
 from toolplay.runs._config import (
     CONFIG_VERSION,
@@ -81,6 +89,7 @@ from toolplay.runs._writer import StoreWriter
 __all__ = [
     "CEILING",
     "FLOOR",
+    "BASELINES_FILE",
     "Baselines",
     "Agreement",
     "REVIEWS_DIR",
@@ -99,7 +108,9 @@ __all__ = [
     "user_error_summary",
     "LocalExecutor",
     "TrialOutcome",
+    "load_baselines",
     "play_baselines",
+    "save_baselines",
     "SCHEMAS",
     "TRAJECTORY_LINE",
     "ChangeLine",

@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from toolplay.messages import compact_exchanges
 from toolplay.runs._cache import SqliteResponseCache
 from toolplay.runs._config import RunConfig
 from toolplay.runs._executor import Finished, RunJob
@@ -229,7 +230,7 @@ def _lost(job: RunJob, scenario: Scenario, trial: int, exc: BaseException) -> Tr
     return TrialOutcome(
         scenario_id=scenario.id,
         trial=trial,
-        trajectory=trajectory.model_dump(mode="json"),
+        trajectory=compact_exchanges(trajectory.model_dump(mode="json")),
         score=None,
         failed=True,
         error=trajectory.error,

@@ -8,13 +8,13 @@ context (seed, cache key). The plan's player gives each trajectory: the mode pla
 roles, or a recording read (an assistant that is a published results file: it says before the
 run how many trials it holds, and a recording that cannot be scored is refused before anything
 is written). Each finished trial is committed to the store before it is reported, by the run's
-one `StoreWriter` (file first, then the transaction), so an interrupted run resumes from the
-store with nothing lost and nothing played twice; trials that ended in an infrastructure error,
-that the harness failed to play, or that the scorer failed on, are stored as errors with their
-cause and played again on resume. Reopening a run (`--resume`, `toolplay score`) takes the
-store's exclusive lock, drops rows that fail their checksum (resume plays them again) and
-brings the files back in step with the store (`_restore`). `config.cache` names a response
-cache file handed to the roles.
+one `StoreWriter` (file first, then the transaction; trials that queue up share one), so an
+interrupted run resumes from the store with nothing lost and nothing played twice; trials that
+ended in an infrastructure error, that the harness failed to play, or that the scorer failed
+on, are stored as errors with their cause and played again on resume. Reopening a run
+(`--resume`, `toolplay score`) takes the store's exclusive lock, drops rows that fail their
+checksum (resume plays them again) and brings the files back in step with the store
+(`_restore`). `config.cache` names a response cache file handed to the roles.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pydantic import ValidationError
 
 from toolplay import __version__
 from toolplay.catalog import Catalog
-from toolplay.messages import Trajectory
+from toolplay.messages import Trajectory, compact_exchanges
 from toolplay.roles import Assistant, User
 from toolplay.runs._cache import SqliteResponseCache
 from toolplay.runs._config import RunConfig, run_identity
@@ -119,7 +119,7 @@ def trajectory_records(
     and which user produced it, with what settings.
     """
     return stored_records(
-        trajectory.model_dump(mode="json"),
+        compact_exchanges(trajectory.model_dump(mode="json")),
         None if score is None else score.model_dump(mode="json"),
         roles,
     )

@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from toolplay.messages import Trajectory, Usage
+from toolplay.messages import TerminationReason, Usage
 from toolplay.runs._trials import TrialStatistics, trial_statistics
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
 from toolplay.runs._user_errors import UserErrorSummary, user_error_summary
@@ -169,6 +169,16 @@ class RunSummary(BaseModel):
         return self.model_dump(mode="json", exclude=absent)
 
 
+class _Facts(BaseModel):
+    """What a summary reads of a stored trajectory (validating its messages and exchanges
+    too cost more than the rest of the summary).
+    """
+
+    termination: TerminationReason = "completed"
+    error: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+
+
 def build_summary(
     scenarios: Sequence[Scenario],
     results: Sequence[StoredResult],
@@ -192,7 +202,7 @@ def build_summary(
         scenario = by_id.get(result.scenario_id)
         if scenario is None:
             continue
-        trajectory = Trajectory.model_validate(result.trajectory)
+        trajectory = _Facts.model_validate(result.trajectory)  # not the whole conversation
         terminations[trajectory.termination] += 1
         usage = usage.add(trajectory.usage)
         if result.status == "error" or result.score is None:

@@ -13,8 +13,6 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any
 
-import holidays as holiday_data
-
 from toolplay.domains.settings import require_setting
 from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
@@ -38,6 +36,8 @@ MIN_YEAR, MAX_YEAR = 1970, 2099
 @lru_cache(maxsize=1)
 def supported_countries() -> frozenset[str]:
     """ISO codes of the countries the `holidays` package has calendars for."""
+    import holidays as holiday_data  # noqa: PLC0415 (start-up time: imported on first use)
+
     return frozenset(holiday_data.list_supported_countries())
 
 
@@ -66,6 +66,8 @@ def search_holiday(
     if not MIN_YEAR <= when <= MAX_YEAR:
         raise InvalidArgumentError(f"year must be between {MIN_YEAR} and {MAX_YEAR}, got {when}.")
     require_setting(world, "wifi", "Wifi")
+    import holidays as holiday_data  # noqa: PLC0415 (loaded by supported_countries already)
+
     calendar = holiday_data.country_holidays(code, years=when, language="en_US")
     query = NICKNAMES.get(normalise(holiday_name), holiday_name)
     best: tuple[tuple[float, float], Any, str] | None = None

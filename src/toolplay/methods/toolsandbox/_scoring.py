@@ -30,7 +30,6 @@ from toolplay.methods.toolsandbox._evidence import (
     MilestoneEvidence,
     MilestoneMatch,
 )
-from toolplay.methods.toolsandbox._mapping import best_mapping
 from toolplay.methods.toolsandbox._trace import TraceView
 from toolplay.scenarios import (
     START,
@@ -247,6 +246,9 @@ class _Compiled:
 
     def match(self, view: TraceView) -> tuple[float, list[MilestoneMatch]]:
         """Best mapping: mean similarity and, per milestone, its index and evidence."""
+        # numpy (under the mapping) is imported on the first scoring, not at start-up
+        from toolplay.methods.toolsandbox._mapping import best_mapping  # noqa: PLC0415
+
         k = len(self.milestones)
         if k == 0:
             return 1.0, []

@@ -317,7 +317,7 @@
       fact("method", e.evaluation || "–"), fact("ended", e.termination || "–"),
       fact("turns", e.turn_count));
     const u = e.usage || {};
-    if (u.calls) add(facts, fact("tokens", (u.prompt_tokens || 0) + " + " + (u.completion_tokens || 0)));
+    if (u.calls) add(facts, fact("tokens", (u.prompt_tokens || 0).toLocaleString("en-US") + " + " + (u.completion_tokens || 0).toLocaleString("en-US")));
     if (e.augmentation) add(facts, fact("augmentation", e.augmentation));
     if (e.split) add(facts, fact("split", e.split));
     add(head, facts);
