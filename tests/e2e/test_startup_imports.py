@@ -54,7 +54,15 @@ def test_help_imports_no_command_and_no_library() -> None:
 def test_suites_leaves_the_client_numpy_and_the_report_out() -> None:
     modules = imported("suites")
     assert "toolplay.catalog" in modules
-    for heavy in ("aiohttp", "numpy", "scipy", "jinja2", "toolplay.runs", "toolplay.report"):
+    for heavy in (
+        "aiohttp",
+        "numpy",
+        "scipy",
+        "jinja2",
+        "yaml",
+        "toolplay.runs",
+        "toolplay.report",
+    ):
         assert heavy not in modules, heavy
 
 
