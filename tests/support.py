@@ -300,8 +300,17 @@ def committed_keys(out: Path, status: str | None = "done") -> set[tuple[str, int
     Opened read-only around the writer's exclusive lock, so a read may meet the database busy
     or mid-write ("malformed" on a loaded machine): that counts as nothing seen yet, and the
     caller polls again. The store itself is verified by checksums when the run is over.
+
+    The connection is closed before returning (`with sqlite3.connect(...)` alone only ends a
+    transaction): one left open keeps this process's SQLite locks and its mapping of the log
+    index on the store, and a test that then copies the store's files and closes the copies
+    drops those locks (POSIX locks belong to the process, not the descriptor), so the next
+    `toolplay` to close the run deletes the log and its index under the open connection, and
+    every later peek reads through the stale index: a frozen row count or "malformed" from a
+    sound store (tests/soak/test_store_peek.py).
     """
     import sqlite3
+    from contextlib import closing
 
     from toolplay.store import RunStore
 
@@ -312,10 +321,37 @@ def committed_keys(out: Path, status: str | None = "done") -> set[tuple[str, int
     if status is not None:
         query, params = query + " WHERE status = ?", (status,)
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)) as db:
             return {(r[0], r[1]) for r in db.execute(query, params)}
     except sqlite3.DatabaseError:
         return set()
+
+
+def open_store_files(out: Path) -> list[str]:
+    """The files of the run store in `out` (the database, its log and log index) that this
+    process holds open, as `/proc/self/fd` names them (a deleted one ends in " (deleted)").
+
+    A test that copies or reads the store's files while it holds one open would drop this
+    process's SQLite locks on it (see `committed_keys`); the crash tests assert there is none.
+    Empty where there is no `/proc` (not Linux): tests that need the answer skip there.
+    """
+    import os
+
+    from toolplay.store import RunStore
+
+    folder = Path("/proc/self/fd")
+    if not folder.is_dir():
+        return []
+    prefix = str(out.resolve() / RunStore.FILENAME)
+    found = []
+    for fd in os.listdir(folder):
+        try:
+            target = os.readlink(folder / fd)
+        except OSError:  # closed meanwhile (the listing's own descriptor, for one)
+            continue
+        if target.startswith(prefix):
+            found.append(target)
+    return sorted(found)
 
 
 def wifi_off_scenario() -> Scenario:

@@ -7,6 +7,7 @@ import re
 import shutil
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -364,7 +365,7 @@ def test_a_run_that_predates_recorded_categories_gets_them_from_toolplay_score(
     and `toolplay score` (which loads the suite to score) records it in the store."""
     copy = tmp_path / "old"
     shutil.copytree(runs["oracle"], copy)
-    with sqlite3.connect(copy / "run.sqlite") as db:
+    with closing(sqlite3.connect(copy / "run.sqlite")) as db, db:
         rows = db.execute("SELECT scenario_id, trial, trajectory, score FROM results").fetchall()
         for scenario_id, trial, text, score in rows:
             trajectory = json.loads(text)

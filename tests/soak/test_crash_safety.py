@@ -13,7 +13,6 @@ summary.json byte-identical.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -28,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from support import committed_keys, load_suite
+from support import committed_keys, load_suite, open_store_files
 from toolplay.store import (
     RunStore,
     temporary_files,
@@ -77,6 +76,7 @@ def committed(out: Path) -> dict[tuple[str, int], str]:
     path = out / RunStore.FILENAME
     if not path.exists():
         return {}
+    assert not open_store_files(out)  # else copying would drop this process's locks on them
     copy = out.parent / "inspect" / RunStore.FILENAME
     shutil.rmtree(copy.parent, ignore_errors=True)
     copy.parent.mkdir()
@@ -154,9 +154,11 @@ def kill_and_resume(
                     break
                 assert time.monotonic() < deadline, "no progress"
                 time.sleep(0.002)
+            # Killed only while unreaped (running, or exited but not yet waited for), so the
+            # signal cannot miss it nor reach a reused pid; a run that ended by itself (`poll`
+            # reaped it) is judged by its exit code below.
             if ended is None:
-                with contextlib.suppress(ProcessLookupError):  # it may have just finished
-                    os.kill(pid, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
             code = forker.wait(pid) if ended is None else ended
         else:
             kill = {"point": point, "at": when, "delay": rng.uniform(0.0, 0.002)}
@@ -186,6 +188,7 @@ def committed_ro(out: Path) -> set[tuple[str, int]]:
 
 def check_identical(root: Path, trials: int) -> None:
     whole, out = root / "whole", root / "killed"
+    assert not open_store_files(out)  # a lingering peek would lend this read a stale index
     store = RunStore.in_dir(out)
     try:
         results = store.results()  # every row passes its checksum
@@ -211,7 +214,7 @@ def crash_test(tmp_path: Path, forker: Forker, *, trials: int, kills: int, seed:
         started = time.monotonic()
         record = kill_and_resume(server, forker, tmp_path, trials=trials, kills=kills, seed=seed)
     logger.info("%d kills in %.1fs: %s", len(record), time.monotonic() - started, record)
-    assert len(record) == kills
+    assert len(record) == kills, f"the run finished after {len(record)} of {kills} kills"
     moments = {(k.committed_before, k.point, k.at) for k in record}
     assert len(moments) == kills  # each kill at another moment of the run
     # Some kills landed inside a store write: a temporary file (an atomic write cut short)
