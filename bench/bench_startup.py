@@ -28,12 +28,15 @@ import resource
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+
+from bench_call_cpu import extract  # noqa: E402  (a sibling script: a revision's src/)
+
 AGENT = """
 import os, time
 
@@ -81,17 +84,6 @@ def first_call(root: Path, env: dict[str, str], tag: str) -> tuple[float, float]
     )
     at, cpu = (float(v) for v in mark.read_text().split())
     return at - started, cpu
-
-
-def extract(rev: str, into: Path) -> Path:
-    """The `src/` of git revision `rev`, written under `into`."""
-    into.mkdir(parents=True, exist_ok=True)
-    archive = into / "src.tar"
-    with archive.open("wb") as handle:
-        subprocess.run(["git", "-C", str(REPO), "archive", rev, "src"], stdout=handle, check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into, filter="data")
-    return into / "src"
 
 
 def measure(root: Path, src: Path, tag: str) -> dict[str, tuple[float, float]]:

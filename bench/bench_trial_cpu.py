@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -36,21 +34,6 @@ sys.path.insert(0, str(HERE))
 import bench_call_cpu as calls  # noqa: E402  (a sibling script: its child and ideal)
 
 KINDS = {"short": ["--text", "Done."], "long": []}
-
-
-def start_server(latency: float, extra: list[str]) -> tuple[subprocess.Popen[str], str]:
-    """The test endpoint (this tree's) in its own process; returns it and its base URL."""
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
-    args = [sys.executable, "-m", "toolplay.testing", "--suite", "sandbox"]
-    process = subprocess.Popen(
-        [*args, "--latency", str(latency), *extra], stdout=subprocess.PIPE, text=True, env=env
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    if not line.startswith("serving "):
-        process.kill()
-        raise RuntimeError(f"test server did not start: {line!r}")
-    return process, line.split()[1]
 
 
 def main() -> None:
@@ -76,7 +59,7 @@ def main() -> None:
         if args.baseline != "none":
             variants = {"baseline": calls.extract(args.baseline, Path(tmp) / "base"), **variants}
         for kind, extra in KINDS.items():
-            server, base_url = start_server(args.latency, extra)
+            server, base_url = calls.start_server("sandbox", args.latency, extra)
             rows: dict[str, list[dict[str, Any]]] = {name: [] for name in variants}
             try:
                 for round_ in range(repeat):
