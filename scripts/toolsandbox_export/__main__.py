@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _evaluation import evaluation_data  # noqa: E402
 from _milestones import Inexact  # noqa: E402
 from _pinned import PINNED, SEED, build_scenarios  # noqa: E402
+from _presentation import export_presentation  # noqa: E402
 from _rapidapi import rapidapi_data  # noqa: E402
 from _scenario import SETTINGS, translate  # noqa: E402
 
@@ -94,8 +95,8 @@ def _move_exclusions(scenario: dict[str, Any]) -> None:
         scenario["metadata"]["toolsandbox"]["guardrail_exclude"] = moved
 
 
-def export(out: Path, form: str) -> dict[str, int]:
-    """Write the suite's data files into `out`; returns counts."""
+def export(out: Path, form: str, probes: Path | None = None) -> dict[str, int]:
+    """Write the suite's data files into `out` (and the presentation, `_presentation`)."""
     import tool_sandbox.tools
     from tool_sandbox.common.execution_context import DatabaseNamespace
     from tool_sandbox.common.tool_discovery import ToolBackend, rank_tools_by_similarity
@@ -187,7 +188,8 @@ def export(out: Path, form: str) -> dict[str, int]:
             "inexact": notes,
         },
     )
-    return {"bases": len(bases), "exported": len(exported), "left_out": len(left_out)}
+    shown = export_presentation(out, scenarios, [d["id"] for d in exported], probes)
+    return {"bases": len(bases), "exported": len(exported), "left_out": len(left_out), **shown}
 
 
 def named_base_scenario_rows(scenario: Any, namespace: dict[str, Any]) -> list[dict[str, Any]]:
@@ -226,9 +228,12 @@ def main() -> None:
         default=None,
         help="the reference checkout's LICENSE, copied beside the data",
     )
+    parser.add_argument(
+        "--probes", type=Path, default=None, help="also write the raw tool probes here (tests)"
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    counts = export(args.out, args.format)
+    counts = export(args.out, args.format, args.probes)
     if args.licence is not None:
         shutil.copyfile(args.licence, args.out / "LICENSE")
     print(json.dumps(counts))

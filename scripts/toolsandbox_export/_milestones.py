@@ -281,10 +281,11 @@ def constraint(constraint: Any, ids: list[str], renames: dict[str, str]) -> list
 
 GUARDRAIL = "guardrail_similarity"
 
-RESULT_PATHS = {"search_holiday": "timestamp"}
-"""Where toolplay's tool keeps what the reference's returns as its whole result: the
-reference's `search_holiday` returns the holiday's timestamp, toolplay's returns
-`{name, date, timestamp}`. A flow reading the whole result of such a tool reads this path."""
+RESULT_PATHS: dict[str, str] = {}
+"""Where toolplay's tool keeps what the reference's returns as its whole result, for a tool
+whose result toolplay shapes otherwise (none now: `search_holiday` returns the holiday's
+timestamp, as the reference's does). A flow reading the whole result of such a tool reads
+this path."""
 
 
 def _result_paths(items: list[dict[str, Any]]) -> None:

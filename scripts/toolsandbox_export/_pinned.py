@@ -9,10 +9,12 @@ relative to one instant that is also the toolplay world's clock.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 PINNED = datetime.datetime(2024, 8, 14, 10, 0, 0)  # noqa: DTZ001 (the reference reads naive local time)
@@ -39,10 +41,17 @@ def build_scenarios() -> dict[str, Any]:
     # A first build imports everything the build imports lazily (compiled modules refuse a
     # patched datetime type when they are imported under it).
     named_scenarios(preferred_tool_backend=ToolBackend.DEFAULT)
-    real = datetime.datetime
     random.seed(SEED)
+    with pinned_clock():
+        return dict(named_scenarios(preferred_tool_backend=ToolBackend.DEFAULT))
+
+
+@contextlib.contextmanager
+def pinned_clock() -> Iterator[None]:
+    """The reference's wall clock reads `PINNED` inside the block (scenarios built, tools run)."""
+    real = datetime.datetime
     datetime.datetime = _PinnedDatetime  # type: ignore[misc]
     try:
-        return dict(named_scenarios(preferred_tool_backend=ToolBackend.DEFAULT))
+        yield
     finally:
         datetime.datetime = real  # type: ignore[misc]

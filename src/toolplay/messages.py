@@ -105,6 +105,14 @@ class Message(BaseModel):
     result: Any = None
     error: str | None = None
     error_type: ErrorType | None = None
+    error_code: str | None = Field(
+        default=None,
+        description="A failed call's condition, for presentations that word errors their own "
+        "way (e.g. a reference's texts): see toolplay.tools.ToolError.",
+    )
+    error_fields: dict[str, str] | None = Field(
+        default=None, description="The values the text for `error_code` fills in."
+    )
     visible_to: tuple[Role, ...] = ()
     turn: int | None = Field(
         default=None, description="Static mode: the reference turn this message belongs to."

@@ -9,13 +9,17 @@ reference, ...) come with the method's scorer, which reports them in the score d
 that should fire each one (`Scorer.veto_probes`); a veto none of them fires is reported, since
 a veto no trajectory can fire checks nothing (the reference solution, which must not fire it,
 cannot show that).
+A scenario whose solution the suite's presentation cannot play (`Presentation.unsolvable`: a
+reference defect a reference presentation keeps, so its requests and numbers stay the paper's)
+is listed as known, with the reason, and its solution is played under toolplay's presentation
+instead (the scenario itself must still be sound).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from toolplay.catalog import Catalog, CatalogError, build_catalog
 from toolplay.conversation import Mode, Player, PlayRequest
@@ -39,6 +43,7 @@ class ValidationReport:
 
     checked: int = 0
     failures: list[str] = field(default_factory=list)
+    known: list[str] = field(default_factory=list)
 
 
 def check_reference_results(
@@ -95,7 +100,9 @@ def check_reference_results(
     return problems
 
 
-async def _validate(plan: RunPlan, player: Player, context: ScoringContext) -> list[str]:
+async def _validate(
+    plan: RunPlan, player: Player, fallback: Player, context: ScoringContext, known: list[str]
+) -> list[str]:
     failures: list[str] = []
     catalog = plan.catalog
     for scenario in plan.scenarios:
@@ -104,7 +111,10 @@ async def _validate(plan: RunPlan, player: Player, context: ScoringContext) -> l
         failures += check_reference_results(
             setup, scorer.reference_check, plan.presentation.executor(setup)
         )
-        trajectory = await player.play(setup, 0)
+        why = plan.presentation.unsolvable(setup)
+        if why is not None:
+            known.append(f"{scenario.id}: {why}")
+        trajectory = await (player if why is None else fallback).play(setup, 0)
         if trajectory.termination in ("infrastructure_error", "assistant_error"):
             first_line = (trajectory.error or "").splitlines()[0:1]
             failures.append(
@@ -162,6 +172,9 @@ def validate_suite(
     if mode is not None and mode not in catalog.modes:  # before loading: fail fast on a typo
         raise CatalogError(f"--mode: {mode!r} is not a mode; known: {', '.join(catalog.modes)}")
     plan = resolve_run(RunConfig(suite=spec, mode=mode), catalog, intent="play")
-    player = plan.player(*plan.roles())  # the oracle and the scripted user
-    failures = asyncio.run(_validate(plan, player, plan.scoring_context()))
-    return ValidationReport(checked=len(plan.scenarios), failures=failures)
+    roles = plan.roles()  # the oracle and the scripted user
+    player = plan.player(*roles)
+    fallback = replace(plan, presentation=catalog.presentation("toolplay")).player(*roles)
+    known: list[str] = []
+    failures = asyncio.run(_validate(plan, player, fallback, plan.scoring_context(), known))
+    return ValidationReport(checked=len(plan.scenarios), failures=failures, known=known)

@@ -25,7 +25,7 @@ from toolplay.scoring import ScenarioScore, ScoringContext, ScoringSettings
 
 SUITE = {s.id: s for s in load_suite("autode").scenarios}
 CONVERT = SUITE["autode_units_miles_to_km"]  # unit_conversion(5, miles, kilometers)
-ENCODE = SUITE["autode_encode_datetime_direct"]  # datetime_info_to_timestamp(2024, 6, 3, 14, 30)
+CONTACT = SUITE["autode_add_contact_conference"]  # add_contact(name, phone_number); is_self=False
 STOCK = SUITE["autode_stock_apple"]  # search_stock(Apple), accepts AAPL
 
 
@@ -112,13 +112,13 @@ def test_wrong_and_missing_slots_lower_precision_and_recall() -> None:
 
 
 def test_lenient_matching_forgives_declared_defaults_exact_matching_does_not() -> None:
-    label = {"year": 2024, "month": 6, "day": 3, "hour": 14, "minute": 30}
-    assert score_slots(ENCODE, played(("datetime_info_to_timestamp", label))).score == 1.0
-    explicit = played(("datetime_info_to_timestamp", {**label, "second": 0}))
-    assert support.details(score_slots(ENCODE, explicit))["slot_precision"] == pytest.approx(5 / 6)
-    assert lenient(ENCODE, explicit).score == 1.0
-    off = lenient(ENCODE, played(("datetime_info_to_timestamp", {**label, "second": 5})))
-    assert support.details(off)["slot_precision"] == pytest.approx(5 / 6)
+    label = {"name": "Adaeze Okafor", "phone_number": "+13105550128"}
+    assert score_slots(CONTACT, played(("add_contact", label))).score == 1.0
+    explicit = played(("add_contact", {**label, "is_self": False}))
+    assert support.details(score_slots(CONTACT, explicit))["slot_precision"] == pytest.approx(2 / 3)
+    assert lenient(CONTACT, explicit).score == 1.0
+    off = lenient(CONTACT, played(("add_contact", {**label, "is_self": True})))
+    assert support.details(off)["slot_precision"] == pytest.approx(2 / 3)
     weather = SUITE["autode_weather_today_here"]  # label: no slots (today, here)
     today = played(("search_weather_around_lat_lon", {"days": 0}))
     assert score_slots(weather, today).score == 0.0  # one slot vs none

@@ -71,7 +71,7 @@ RULES = [
     Rule(r"^printf .* > human\.csv$"),
     Rule(r"^toolplay suites$", ("toolsandbox", "1032 scenarios")),
     Rule(r"^toolplay validate --suite toolsandbox$", ("ok: 1032 scenario(s)", "passed validation")),
-    Rule(r"^toolplay run --suite toolsandbox --assistant openai:gpt-4o ", expect=KEY, code=2),
+    Rule(r"^toolplay run --suite toolsandbox --assistant openai:gpt-4o\S* ", expect=KEY, code=2),
     Rule(r"^REF_VENV/bin/python scripts/toolsandbox_export", skip="needs the reference's venv"),
     Rule(r"^toolplay validate --suite autode( |$)", ("ok: 165 scenario(s)", "passed validation")),
     Rule(r"^toolplay compare runs/sta runs/dyn", skip="compares runs that need a model"),

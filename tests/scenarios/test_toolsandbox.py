@@ -36,6 +36,10 @@ DATA_FILES = (
     "evaluation.json",
     "rapidapi.json",
     "PROVENANCE.json",
+    "presentation/tool_functions.json",
+    "presentation/scenario_tools.json",
+    "presentation/errors.json",
+    "presentation/PROVENANCE.json",
 )
 
 
@@ -137,14 +141,17 @@ def test_the_exporter_reproduces_the_shipped_files(tmp_path: Path) -> None:
             "Python 3.9 with apple/ToolSandbox installed)"
         )
     form = json.loads((FOLDER / "PROVENANCE.json").read_text(encoding="utf-8"))["format"]
+    probes = tmp_path / "tool_probes.json"
     subprocess.run(
-        [str(REFERENCE_PYTHON), str(EXPORTER), str(tmp_path), "--format", form],
+        [str(REFERENCE_PYTHON), str(EXPORTER), str(tmp_path), "--format", form, "--probes", probes],
         check=True,
         capture_output=True,
         timeout=600,
     )
     for name in DATA_FILES:
         assert (tmp_path / name).read_bytes() == (FOLDER / name).read_bytes(), name
+    shipped = REPO / "tests" / "toolsandbox" / "data" / "tool_probes.json"
+    assert probes.read_bytes() == shipped.read_bytes()
 
 
 def test_the_exporter_imports_nothing_of_toolplay() -> None:

@@ -211,3 +211,56 @@ def test_select_restricts_and_rejects_unknown(registry) -> None:  # type: ignore
     assert picked.names() == ["add_item"]
     with pytest.raises(RegistryError, match="unknown tool"):
         registry.select(["missing"])
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "code", "fields"),
+    [
+        ("nope", {}, "unknown_tool", {"name": "nope"}),
+        (
+            "add_item",
+            '{"name": ',
+            "exception",
+            {"line": "json.decoder.JSONDecodeError: Expecting value: line 1 column 10 (char 9)"},
+        ),
+        ("add_item", "[1]", "not_a_mapping", {"type_name": "list"}),
+        ("add_item", "null", "not_a_mapping", {"type_name": "NoneType"}),
+        # Python's binding order: the first missing parameter, else the first unexpected
+        # one as given, else the first mistyped one in signature order
+        ("add_item", {"zzz": 1, "count": "x"}, "missing_argument", {"param": "name"}),
+        (
+            "add_item",
+            {"name": "a", "zzz": 1, "aaa": 2, "count": "x"},
+            "unexpected_argument",
+            {"param": "zzz"},
+        ),
+        (
+            "add_item",
+            {"count": "x", "name": 5},
+            "wrong_type",
+            {"param": "name", "value_type": "<class 'int'>"},
+        ),
+        ("remove_item", {"item_id": "i9"}, None, {}),  # a refusal without a code
+    ],
+)
+def test_a_failure_names_its_condition(  # type: ignore[no-untyped-def]
+    registry, name: str, arguments: str | dict, code: str | None, fields: dict[str, str]
+) -> None:
+    outcome = registry.execute(world(), call(name, arguments))
+    assert outcome.error is not None
+    assert (outcome.code, dict(outcome.fields)) == (code, fields)
+
+
+def test_a_tool_error_carries_its_code_and_a_librarys_exception_line() -> None:
+    from toolplay.tools import EXCEPTION, InvalidArgumentError, exception_line
+
+    error = InvalidArgumentError("nope", code="shelf/full", fields={"size": "3"})
+    assert (str(error), error.code, error.fields) == ("nope", "shelf/full", {"size": "3"})
+    try:
+        int("x")
+    except ValueError as exc:
+        wrapped = InvalidArgumentError.of("not a number", exc)
+    assert wrapped.code == EXCEPTION
+    assert wrapped.fields == {"line": "ValueError: invalid literal for int() with base 10: 'x'"}
+    assert exception_line(KeyError("a\nb")) == "KeyError: 'a\\nb'"
+    assert exception_line(ValueError("first\nsecond")) == "second"

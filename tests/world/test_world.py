@@ -123,3 +123,28 @@ def test_replaying_recorded_changes_rebuilds_every_snapshot(operations: list) ->
     rebuilt = replay_changes(new_world(), world.changes)
     for index in range(-1, len(operations) + 1):
         assert rebuilt.state_at(index).digest() == world.state_at(index).digest()
+
+
+def test_an_update_may_move_the_row_last() -> None:
+    world = new_world()
+    world.insert("notes", {"note_id": "n1", "text": "second"})
+    world.update("notes", {"note_id": "n0"}, {"text": "first, edited"}, to_end=True)
+    assert [r["note_id"] for r in world.rows("notes")] == ["n1", "n0"]
+    assert world.changes[-1].op == "update" and world.changes[-1].after["text"] == "first, edited"
+    world.update("notes", {"note_id": "n1"}, {"text": "in place"})
+    assert [r["note_id"] for r in world.rows("notes")] == ["n1", "n0"]
+
+
+def test_a_fork_is_independent_and_has_no_history() -> None:
+    world = new_world(seed=3)
+    world.rng("ids").random()
+    world.insert("tags", {"tag": "a"})
+    fork = world.fork()
+    assert fork.state().digest() == world.state().digest() and not fork.changes
+    assert fork.fingerprint() == world.fingerprint()
+    assert fork.rng("ids").random() == world.rng("ids").random()  # same generator state
+    fork.insert("tags", {"tag": "b"})
+    fork.update("notes", {"note_id": "n0"}, {"text": "changed"})
+    assert [r["tag"] for r in world.rows("tags")] == ["a"]
+    assert world.rows("notes")[0]["text"] == "first"
+    assert fork.fingerprint() != world.fingerprint()

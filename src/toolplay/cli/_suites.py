@@ -26,12 +26,17 @@ def validate(
 
     found = catalog()
     report = _guard(lambda: validate_suite(suite, mode, catalog=found))
+    for known in report.known:
+        err_console.print(f"[yellow]KNOWN[/yellow] {known}", highlight=False, soft_wrap=True)
     if report.failures:
         for failure in report.failures:
             err_console.print(f"[red]FAIL[/red] {failure}", highlight=False, soft_wrap=True)
         err_console.print(f"{len(report.failures)} problem(s) in {report.checked} scenario(s)")
         raise typer.Exit(1)
-    console.print(f"ok: {report.checked} scenario(s) in suite {suite!r} passed validation")
+    kept = ""
+    if report.known:
+        kept = f" ({len(report.known)} reference defect(s) kept; played as toolplay shows them)"
+    console.print(f"ok: {report.checked} scenario(s) in suite {suite!r} passed validation{kept}")
 
 
 @app.command()

@@ -1,7 +1,8 @@
 """The small steps `Conversation` is made of: ask the assistant, post its answer, run its calls.
 
 Asking the assistant classifies its faults (infrastructure or its own); a message's tool calls
-run in readers-before-writers order, one result message per call.
+run in the order the environment chooses (`_environment`), one result message per call, posted
+in that order.
 """
 
 from __future__ import annotations
@@ -67,7 +68,11 @@ def run_calls(bus: MessageBus, environment: Environment, turn: int | None = None
     A tool that crashes (a harness bug) ends the conversation as an infrastructure error.
     """
     calls = bus.messages[-1].tool_calls
-    for position in environment.order(calls):
+    try:
+        order = environment.order(calls)
+    except ToolCrash as exc:
+        raise Stop("infrastructure_error", str(exc)) from exc
+    for position in order:
         call = calls[position]
         try:
             outcome = environment.execute(call, bus.next_index)
@@ -82,6 +87,8 @@ def run_calls(bus: MessageBus, environment: Environment, turn: int | None = None
             result=outcome.result,
             error=outcome.error,
             error_type=outcome.error_type,
+            error_code=outcome.code,
+            error_fields=dict(outcome.fields) or None,
             turn=turn,
             executed_arguments=outcome.executed_arguments,
         )

@@ -81,13 +81,26 @@ class Conversation:
         self.world = world
         self.environment = Environment(world, self.setup.registry, self.presentation, self.executor)
 
-    async def user_says(self) -> None:
+    def _over_budget(self, limit: int | None) -> bool:
+        """The presentation's own length rule (`Presentation.budget_used`) says stop."""
+        if limit is None:
+            return False
+        used = self.request.presentation.budget_used(self.bus.messages)
+        return used is not None and used >= limit
+
+    async def user_says(self, max_turns: int | None = None) -> None:
         """The user's next message, posted to the assistant.
+
+        Args:
+            max_turns: The conversation's limit, when the presentation counts it its own way
+                (`Presentation.budget_used`): checked before the user speaks.
 
         Raises:
             Stop: the user ended the conversation (or its script ran out), or it failed
-                (an infrastructure error).
+                (an infrastructure error), or the limit was reached.
         """
+        if self._over_budget(max_turns):
+            raise Stop("turn_limit")
         context = UserContext(
             self.setup.scenario,
             self.request.trial,
@@ -127,18 +140,26 @@ class Conversation:
             turn: The reference turn its messages belong to (static modes).
             cap: Tool calls it may make before the turn is cut.
             max_turns: Stop the conversation (`turn_limit`) once the bus holds this many turns
-                (`turn_count`) before it would speak.
+                (`turn_count`) before it would speak; when the presentation counts the length
+                its own way (`Presentation.budget_used`), that count is checked before it
+                speaks and before its calls run (they are then left unanswered).
 
         Raises:
             Stop: the turn limit was reached, or the assistant or a tool failed.
         """
         made = 0
+        own_rule = self.request.presentation.budget_used(self.bus.messages) is not None
         while cap is None or made < cap:
-            if max_turns is not None and turn_count(self.bus.messages) >= max_turns:
+            if own_rule:
+                if self._over_budget(max_turns):
+                    raise Stop("turn_limit")
+            elif max_turns is not None and turn_count(self.bus.messages) >= max_turns:
                 raise Stop("turn_limit")
             answer = await self.ask(sees=sees, turn=turn)
             if not answer.tool_calls:
                 return Acted(made, capped=False)
+            if own_rule and self._over_budget(max_turns):
+                raise Stop("turn_limit")
             self.run_calls(turn)
             made += len(answer.tool_calls)
         return Acted(made, capped=True)

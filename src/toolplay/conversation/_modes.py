@@ -3,7 +3,8 @@
 - `dynamic` (ToolSandbox, AutoDE dynamic): on-policy. The user opens; the assistant acts; the
   user answers its text; the most recent recipient speaks next. The conversation ends when the
   user ends it, when its script is exhausted, or when it holds `scenario.max_turns` turns before
-  the assistant would speak (`turn_limit`).
+  the assistant would speak (`turn_limit`; a presentation may count the length its own way,
+  checked before every step: `Presentation.budget_used`).
 - `static` (ToolTalk's Algorithm 1): for every assistant turn of the reference conversation,
   rebuild the world by replaying the ground truth of the earlier turns, show the assistant the
   reference history so far plus the current user utterance, let it call tools (each executed,
@@ -59,7 +60,7 @@ async def play_dynamic(request: PlayRequest) -> Trajectory:
     )
     try:
         while True:
-            await conversation.user_says()
+            await conversation.user_says(max_turns=scenario.max_turns)
             await conversation.assistant_acts(max_turns=scenario.max_turns)
     except Stop as stop:
         return conversation.trajectory(stop, mode="dynamic")

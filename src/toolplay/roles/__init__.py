@@ -40,6 +40,7 @@ from toolplay.roles._python import PythonAssistant
 from toolplay.roles._recording import RECORDED_MODE, Recording, RecordingError
 from toolplay.roles._scripted import ScriptedUser
 from toolplay.roles._texts import PromptTexts, prompt_texts_of
+from toolplay.roles._user_briefing import simulator_messages
 
 __all__ = [
     "END_CONVERSATION_TOOL",
@@ -78,5 +79,6 @@ __all__ = [
     "chat_request",
     "openai_messages",
     "sees_reference",
+    "simulator_messages",
     "user_system_prompt",
 ]

@@ -66,6 +66,9 @@ class UserContext:
     place of the role's; other users ignore them."""
     style: str = "toolsandbox"
     """How a model-driven user is briefed (`PlaySettings.user_simulator`)."""
+    after_failed_call: bool = False
+    """The user's previous answer was a tool call that failed (a model-driven user's
+    presentation may then offer it no tools, as the ToolSandbox reference does)."""
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from toolplay.clients import ChatReply, ModelSettings, Wire, on_wire
-from toolplay.messages import Message
+from toolplay.messages import Message, ToolCall
 from toolplay.roles._texts import PromptTexts
 from toolplay.roles._user_briefing import END_CONVERSATION_TOOL, simulator_messages
 from toolplay.scenarios import CallExecutor, Scenario, ScenarioSetup
@@ -187,6 +187,14 @@ class Presentation:
         """
         return None
 
+    def unsolvable(self, setup: ScenarioSetup) -> str | None:
+        """Why the scenario's reference solution cannot be played as this presentation shows
+        it (a reference defect it keeps, e.g. a tool the milestones call that the reference
+        never offers), or None. `toolplay validate` reports such scenarios instead of
+        failing them (toolplay's: None, it shows every tool the scenario offers).
+        """
+        return None
+
     # -- the assistant's requests --------------------------------------------------------
 
     def settings(self, settings: ModelSettings) -> ModelSettings:
@@ -226,7 +234,29 @@ class Presentation:
         """The assistant's answer as toolplay records it (toolplay's: as the model gave it)."""
         return reply
 
+    # -- how long a conversation may get -------------------------------------------------
+
+    def budget_used(self, messages: Sequence[Message]) -> int | None:
+        """How much of a dynamic conversation's limit (`Scenario.max_turns`) `messages` use,
+        when this presentation counts it its own way; the limit is then checked before every
+        step of every role (so a conversation may end with calls unanswered, as the
+        ToolSandbox reference's does). None (toolplay's): `messages.turn_count`, checked
+        before the assistant speaks.
+        """
+        return None
+
     # -- a simulated user's requests -----------------------------------------------------
+
+    def user_text(self, content: str | None) -> str:
+        """What a model-driven user says, from its reply's text (toolplay's: stripped)."""
+        return (content or "").strip()
+
+    def user_call_error(self, call: ToolCall) -> str | None:
+        """Why a model-driven user's `end_conversation` call fails, or None when it ends the
+        conversation (toolplay's: it always does). A failed call does not end it: the user is
+        asked again (`UserContext.after_failed_call`).
+        """
+        return None
 
     def user_request(
         self, model: str, settings: ModelSettings, context: UserContext

@@ -38,6 +38,8 @@ class RecordedRequest:
     body: Any
     authorization: str | None
     fault: Fault | None
+    raw: bytes = b""
+    """The body's bytes as received (what byte-for-byte comparisons read)."""
 
 
 def completion(request: dict[str, Any], message: dict[str, Any], number: int) -> dict[str, Any]:
@@ -216,7 +218,7 @@ def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
             with server._lock:
                 number, fault = server._counter.next(body)
             authorization = self.headers.get("Authorization")
-            server._enter(RecordedRequest(number, body, authorization, fault))
+            server._enter(RecordedRequest(number, body, authorization, fault, raw))
             try:
                 if server.latency:
                     time.sleep(server.latency)

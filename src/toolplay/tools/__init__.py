@@ -11,14 +11,22 @@ from toolplay.tools._augmentations import AUGMENTATIONS, present, rank_distracto
 from toolplay.tools._catalog import ToolCatalog
 from toolplay.tools._decorator import ToolKind, ToolMeta, tool, tool_meta
 from toolplay.tools._errors import (
+    EXCEPTION,
     AuthenticationError,
     InvalidArgumentError,
     NotFoundError,
     PreconditionError,
     RegistryError,
     ToolError,
+    exception_line,
 )
-from toolplay.tools._presentation import Augmentation, ToolPresentation, strip_descriptions
+from toolplay.tools._presentation import (
+    Augmentation,
+    CallCheck,
+    Parallel,
+    ToolPresentation,
+    strip_descriptions,
+)
 from toolplay.tools._registry import (
     Domain,
     Registry,
@@ -31,6 +39,10 @@ from toolplay.tools._registry import (
 )
 
 __all__ = [
+    "EXCEPTION",
+    "CallCheck",
+    "Parallel",
+    "exception_line",
     "API_ONLY_DOMAIN",
     "RECORDED",
     "api_only_tool",

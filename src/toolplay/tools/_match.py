@@ -4,7 +4,8 @@ Assistants paraphrase: "christmas" for "Christmas Day", "Jon" for "John". Search
 query against a text when, after normalising case, accents, apostrophes and punctuation, the
 query occurs in the text or the best-aligned stretch of the text is close to it (a partial
 ratio, like rapidfuzz's `partial_ratio`, computed with the standard library's `difflib`).
-Deterministic and dependency-free.
+Deterministic and dependency-free. `fuzzy_rows` is the ToolSandbox reference's own criterion
+(rapidfuzz), which its searches (contacts, messages, reminders) use.
 
 The functions are pure, and a search tool compares one query with every entry of its table
 (places: about 30 entries, each `SequenceMatcher` a few hundred microseconds), so results are
@@ -16,8 +17,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
+
+from rapidfuzz import fuzz, process, utils
+
+from toolplay.world import Row
 
 _MEMO = 1 << 16
 """Entries kept per memoised function (bounded, so a long run's memory stays flat)."""
@@ -74,3 +80,26 @@ def tokens_match(
 @lru_cache(maxsize=_MEMO)
 def _word_ratio(word: str, other: str) -> float:
     return SequenceMatcher(None, word, other, autojunk=False).ratio()
+
+
+FUZZY_LIMIT = 5
+"""Most rows a fuzzy search criterion keeps (rapidfuzz's default `limit`, the reference's)."""
+
+
+def fuzzy_rows(
+    query: str, rows: Sequence[Row], column: str, threshold: float, limit: int = FUZZY_LIMIT
+) -> list[Row]:
+    """The ToolSandbox reference's fuzzy criterion: the rows whose `column` scores at least
+    `threshold` (0-100) against `query` by rapidfuzz's `WRatio` after its default processing,
+    at most `limit` of them, best first (ties in table order). Rows whose value is None never
+    match.
+    """
+    found = process.extract(
+        query,
+        [row[column] for row in rows],
+        scorer=fuzz.WRatio,
+        processor=utils.default_process,
+        score_cutoff=threshold,
+        limit=limit,
+    )
+    return [rows[index] for _, _, index in found]

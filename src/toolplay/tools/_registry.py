@@ -5,6 +5,16 @@ global. `execute` turns every way a call can go wrong (unknown name, malformed J
 extra or mistyped arguments, no session, a refusal by the tool) into a `ToolOutcome` with a
 clear error the assistant reads as the tool result, and leaves the world untouched when the
 call fails. Only a genuine bug inside a tool escapes, as `ToolCrash`.
+
+Besides toolplay's message, a failed outcome names its condition (`code`, `fields`; see
+`_errors`) so that a presentation with its own error texts can word it: a tool's `ToolError`
+gives its own; the checks here give `unknown_tool` (`name`), `not_a_mapping` (`type_name`: the
+Python type of the parsed JSON), `EXCEPTION` for argument text that is not JSON (the JSON
+parser's exception line), and for invalid arguments the first problem in the order Python's
+own call binding reports them: the first missing required parameter in signature order
+(`missing_argument`, `param`), else the first unexpected one in the order given
+(`unexpected_argument`, `param`), else the first mistyped one in signature order
+(`wrong_type`, `param` and `value_type`, `str(type(value))` of the JSON value).
 """
 
 from __future__ import annotations
@@ -22,7 +32,13 @@ from pydantic import BaseModel, ValidationError
 
 from toolplay.messages import ErrorType, ToolCall
 from toolplay.tools._decorator import ToolKind, ToolMeta, tool_meta
-from toolplay.tools._errors import AuthenticationError, RegistryError, ToolError
+from toolplay.tools._errors import (
+    EXCEPTION,
+    AuthenticationError,
+    RegistryError,
+    ToolError,
+    exception_line,
+)
 from toolplay.tools._schema import argument_model, openai_schema
 from toolplay.world import TableSchema, World
 
@@ -80,6 +96,10 @@ class ToolOutcome:
     error_type: ErrorType | None = None
     executed_arguments: str | None = None
     """The call's arguments as executed, when the executor changed them (`Message`)."""
+    code: str | None = None
+    """The failed condition, for presentations with their own error texts (module docstring)."""
+    fields: Mapping[str, str] = field(default_factory=dict)
+    """The values `code`'s text fills in."""
 
     @property
     def ok(self) -> bool:
@@ -145,14 +165,16 @@ class Registry:
         spec = self.tools.get(call.name)
         if spec is None:
             known = ", ".join(self.tools) or "none"
-            return _fail("unknown_tool", f"Unknown tool {call.name!r}. Available tools: {known}.")
+            message = f"Unknown tool {call.name!r}. Available tools: {known}."
+            return _fail("unknown_tool", message, "unknown_tool", {"name": call.name})
         parsed = parse_arguments(call.arguments)
         if isinstance(parsed, str):
-            return _fail("malformed_arguments", f"{call.name}: {parsed}")
+            return _fail("malformed_arguments", f"{call.name}: {parsed}", *_parse_code(call))
         try:
             arguments = spec.arguments.model_validate(parsed)
         except ValidationError as exc:
-            return _fail("invalid_arguments", f"{call.name}: {describe_validation(exc, spec)}")
+            message = f"{call.name}: {describe_validation(exc, spec)}"
+            return _fail("invalid_arguments", message, *first_problem(exc, spec, parsed))
         if spec.meta.requires_session and not world.session.get("username"):
             return _fail("not_logged_in", f"{call.name}: no user is logged in; log in first.")
         values = {name: getattr(arguments, name) for name in spec.arguments.model_fields}
@@ -160,9 +182,9 @@ class Registry:
             with world.transaction():
                 result = to_json_value(spec.function(world, **values))
         except AuthenticationError as exc:
-            return _fail("not_logged_in", str(exc))
+            return _fail("not_logged_in", str(exc), exc.code, exc.fields)
         except ToolError as exc:
-            return _fail("tool_error", str(exc))
+            return _fail("tool_error", str(exc), exc.code, exc.fields)
         except Exception as exc:
             detail = "".join(traceback.format_exception(exc))
             raise ToolCrash(f"tool {call.name} crashed: {exc!r}\n{detail}") from exc
@@ -279,5 +301,45 @@ def to_json_value(value: Any) -> Any:
     raise TypeError(f"tool returned a value that is not JSON data: {type(value).__name__}")
 
 
-def _fail(error_type: ErrorType, message: str) -> ToolOutcome:
-    return ToolOutcome(error=message, error_type=error_type)
+def first_problem(
+    exc: ValidationError, spec: ToolSpec, given: Mapping[str, Any]
+) -> tuple[str | None, dict[str, str]]:
+    """The code of the first problem in Python's binding order (module docstring)."""
+    errors = exc.errors()
+    tops = [(e["type"], str(e["loc"][0]) if e["loc"] else "") for e in errors]
+    fields = list(spec.arguments.model_fields)
+    missing = {name for kind, name in tops if kind == "missing"}
+    for name in fields:
+        if name in missing:
+            return "missing_argument", {"param": name}
+    extra = {name for kind, name in tops if kind == "extra_forbidden"}
+    for name in given:
+        if name in extra:
+            return "unexpected_argument", {"param": name}
+    wrong = {name for kind, name in tops}
+    for name in fields:
+        if name in wrong and name in given:
+            return "wrong_type", {"param": name, "value_type": str(type(given[name]))}
+    return None, {}
+
+
+def _parse_code(call: ToolCall) -> tuple[str | None, dict[str, str]]:
+    """The condition behind an argument text `parse_arguments` refused."""
+    if len(call.arguments) > MAX_ARGUMENT_CHARS:
+        return None, {}
+    try:
+        value = json.loads(call.arguments)
+    except RecursionError:
+        return None, {}
+    except ValueError as exc:
+        return EXCEPTION, {"line": exception_line(exc)}
+    return "not_a_mapping", {"type_name": type(value).__name__}
+
+
+def _fail(
+    error_type: ErrorType,
+    message: str,
+    code: str | None = None,
+    fields: Mapping[str, str] | None = None,
+) -> ToolOutcome:
+    return ToolOutcome(error=message, error_type=error_type, code=code, fields=dict(fields or {}))

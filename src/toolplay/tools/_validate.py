@@ -2,7 +2,10 @@
 
 Each check returns the canonical value or raises `InvalidArgumentError` whose message names
 the argument, the bad value and what is allowed, because the assistant reads it and should be
-able to correct its call from the message alone.
+able to correct its call from the message alone. The checks are the ToolSandbox reference's
+(phone numbers parsed by `phonenumbers` without a default region, timestamps from 1980 to 2050,
+latitude and longitude ranges), and each error names its condition (`code`, `fields`; see
+`toolplay.tools.ToolError`) so the reference presentation can show the reference's text.
 """
 
 from __future__ import annotations
@@ -10,90 +13,105 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Collection
-from datetime import UTC, datetime
+
+import phonenumbers
 
 from toolplay.tools._errors import InvalidArgumentError
 
-_PHONE = re.compile(r"\+?\d{7,15}")
-
-MIN_TIMESTAMP = 0.0
-"""1970-01-01T00:00:00Z: POSIX timestamps before the epoch are refused."""
-MAX_TIMESTAMP = datetime(2100, 1, 1, tzinfo=UTC).timestamp()
-"""2100-01-01T00:00:00Z: later timestamps are almost always a unit mistake (milliseconds)."""
+MIN_TIMESTAMP = 315529200.0
+"""1979-12-31T23:00:00Z (the reference's "1980-01-01"): earlier timestamps are refused."""
+MAX_TIMESTAMP = 2524604400.0
+"""2049-12-31T23:00:00Z (the reference's "2050-01-01"): later ones are almost always a unit
+mistake (milliseconds)."""
 
 
 def phone_number(value: str, name: str = "phone_number") -> str:
     """A phone number checked and returned as given (tools store what they are given).
 
-    Separators (spaces, dashes, dots, parentheses) are allowed in the check, never removed:
-    writing a number in canonical form is the assistant's job, and what the canonicalisation
-    category measures.
+    The number must parse as an international number (`phonenumbers` with no default region,
+    as the reference checks it): a leading '+' and a country code; separators are allowed and
+    kept. Writing a number in canonical form is the assistant's job, and what the
+    canonicalisation category measures.
 
     Args:
         value: The number as given, e.g. "+1 (415) 555-0123".
         name: The argument name used in the error message.
 
     Raises:
-        InvalidArgumentError: when the value is not 7 to 15 digits.
+        InvalidArgumentError: when the value does not parse as a phone number.
     """
-    compact = re.sub(r"[\s\-().]", "", value)
-    if not _PHONE.fullmatch(compact):
-        raise InvalidArgumentError(
-            f"{name}: {value!r} is not a valid phone number: use 7 to 15 digits, optionally "
-            "starting with '+', e.g. '+15551234567'."
-        )
+    try:
+        phonenumbers.parse(value)
+    except phonenumbers.NumberParseException as exc:
+        raise InvalidArgumentError.of(
+            f"{name}: {value!r} is not a valid phone number: write it in international form "
+            "with '+' and the country code, e.g. '+15551234567'.",
+            exc,
+        ) from None
     return value
 
 
-def require_criteria(given: dict[str, object]) -> None:
+def require_criteria(given: dict[str, object], code: str | None = None) -> None:
     """Refuse a search with no criterion at all, as the reference's searches do.
+
+    Args:
+        given: Each criterion's value (None: not given).
+        code: The condition's code (`<tool>/no_criteria`).
 
     Raises:
         InvalidArgumentError: naming the criteria to choose from.
     """
     if all(value is None for value in given.values()):
         raise InvalidArgumentError(
-            "No search criteria given. Give at least one of: " + ", ".join(given) + "."
+            "No search criteria given. Give at least one of: " + ", ".join(given) + ".",
+            code=code,
         )
+
+
+def _in_range(number: float, name: str, low: float, high: float, what: str) -> float:
+    """`number` if `low <= number <= high`, refused with the reference's range codes."""
+    if number < low:
+        code, bound = "range_minimum", low
+    elif number > high:
+        code, bound = "range_maximum", high
+    elif math.isnan(number):
+        raise InvalidArgumentError(f"{name}: {number!r} is not {what}.")
+    else:
+        return number
+    raise InvalidArgumentError(
+        f"{name}: {number!r} is not {what}.",
+        code=code,
+        fields={"param_repr": repr(name), "bound": str(bound)},
+    )
 
 
 def timestamp(value: float, name: str = "timestamp") -> float:
-    """A POSIX timestamp in seconds between 1970 and 2100.
+    """A POSIX timestamp in seconds from 1980 to 2050 (`MIN_TIMESTAMP`, `MAX_TIMESTAMP`).
 
     Raises:
-        InvalidArgumentError: when the value is not finite or out of that range.
+        InvalidArgumentError: when the value is out of that range.
     """
-    number = float(value)
-    if not math.isfinite(number) or not MIN_TIMESTAMP <= number < MAX_TIMESTAMP:
-        hint = " (it looks like milliseconds; divide by 1000)" if number >= MAX_TIMESTAMP else ""
-        raise InvalidArgumentError(
-            f"{name}: {value!r} is not a POSIX timestamp in seconds between 1970 and 2100{hint}."
-        )
-    return number
+    hint = " (it looks like milliseconds; divide by 1000)" if value > MAX_TIMESTAMP else ""
+    what = f"a POSIX timestamp in seconds between 1980 and 2050{hint}"
+    return float(_in_range(value, name, MIN_TIMESTAMP, MAX_TIMESTAMP, what))
 
 
 def latitude(value: float, name: str = "latitude") -> float:
     """A latitude in degrees, -90 to 90.
 
     Raises:
-        InvalidArgumentError: when out of range or not finite.
+        InvalidArgumentError: when out of range.
     """
-    number = float(value)
-    if not math.isfinite(number) or not -90.0 <= number <= 90.0:
-        raise InvalidArgumentError(f"{name}: {value!r} is not a latitude (-90 to 90 degrees).")
-    return number
+    return float(_in_range(value, name, -90.0, 90.0, "a latitude (-90 to 90 degrees)"))
 
 
 def longitude(value: float, name: str = "longitude") -> float:
     """A longitude in degrees, -180 to 180.
 
     Raises:
-        InvalidArgumentError: when out of range or not finite.
+        InvalidArgumentError: when out of range.
     """
-    number = float(value)
-    if not math.isfinite(number) or not -180.0 <= number <= 180.0:
-        raise InvalidArgumentError(f"{name}: {value!r} is not a longitude (-180 to 180 degrees).")
-    return number
+    return float(_in_range(value, name, -180.0, 180.0, "a longitude (-180 to 180 degrees)"))
 
 
 def coordinates(
@@ -109,7 +127,8 @@ def coordinates(
     if lat is None or lon is None:
         raise InvalidArgumentError(
             f"give both {names[0]} and {names[1]}, or neither; got only "
-            f"{names[0] if lat is not None else names[1]}."
+            f"{names[0] if lat is not None else names[1]}.",
+            code="one_coordinate",
         )
     return latitude(lat, names[0]), longitude(lon, names[1])
 

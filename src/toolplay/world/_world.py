@@ -12,6 +12,7 @@ outside a transaction commit at once.
 from __future__ import annotations
 
 import bisect
+import copy
 import random
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -94,17 +95,28 @@ class World:
         self._commit(table, self._tables[table] + (new,), "insert", None, new)
         return new
 
-    def update(self, table: str, where: Where, values: Mapping[str, Any]) -> int:
-        """Set `values` on every selected row; returns how many rows changed."""
+    def update(
+        self, table: str, where: Where, values: Mapping[str, Any], *, to_end: bool = False
+    ) -> int:
+        """Set `values` on every selected row; returns how many rows changed.
+
+        With `to_end`, each changed row moves to the end of the table (as a store that
+        replaces a row by removing it and adding the new one, e.g. the ToolSandbox
+        reference's, lists it last).
+        """
         self._checked(table, values, fill=False)
         rows = list(self._tables[table])
         changed = 0
-        for i, row in enumerate(rows):
-            if matches(row, where):
-                new = freeze_row({**row, **values})
+        for old in [row for row in rows if matches(row, where)]:
+            new = freeze_row({**old, **values})
+            i = next(k for k, row in enumerate(rows) if row is old)
+            if to_end:
+                rows.pop(i)
+                rows.append(new)
+            else:
                 rows[i] = new
-                changed += 1
-                self._commit(table, tuple(rows), "update", row, new)
+            changed += 1
+            self._commit(table, tuple(rows), "update", old, new)
         return changed
 
     def delete(self, table: str, where: Where) -> int:
@@ -140,6 +152,26 @@ class World:
     def set_rng(self, name: str, generator: random.Random) -> None:
         """Install a specific generator (e.g. a dataset's own seeding scheme)."""
         self._rngs[name] = generator
+
+    def fork(self) -> World:
+        """An independent world in this one's current state (tables, session, clock, the id
+        generators' states) without its history: for trying calls out without touching this
+        world (e.g. finding the order parallel calls would fail in). Changes to either world
+        never reach the other.
+        """
+        twin = World(self.schemas, clock=self.clock, session=self._session, seed=self.seed)
+        twin._tables = dict(self._tables)
+        twin._versions = {name: ([-1], [rows]) for name, rows in self._tables.items()}
+        twin._rngs = {name: copy.copy(generator) for name, generator in self._rngs.items()}
+        twin.index = self.index
+        return twin
+
+    def fingerprint(self) -> str:
+        """The current state and the id generators' states as one string: two worlds with the
+        same fingerprint answer every later call the same way.
+        """
+        rngs = sorted((name, hash(r.getstate())) for name, r in self._rngs.items())
+        return f"{self.state().digest()}|{rngs}"
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

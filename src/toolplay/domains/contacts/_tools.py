@@ -1,9 +1,13 @@
 """Contact book tools: add, modify, remove, search.
 
-As in the reference: names and phone numbers are stored as given and searched exactly as
-written ("+1 (415) 555-0123" does not find "+14155550123"); a search needs at least one
-criterion; a contact may be marked `is_self` (the user), and a second such entry is refused;
-two contacts may share a number (they get different person_ids).
+As in the ToolSandbox reference, whose checks and order of checks these follow: phone numbers
+must parse as international numbers and are stored and searched exactly as written ("+1 (415)
+555-0123" does not find "+14155550123"); a search needs at least one criterion and applies the
+criteria in order (person_id, name, phone_number, relationship, is_self), name and relationship
+by the reference's fuzzy criterion (`fuzzy_rows`: rapidfuzz's WRatio at least 90, at most 5
+rows, best first); a contact may be marked `is_self` (the user), and a second such entry is
+refused; two contacts may share a number (they get different person_ids); a modified contact
+moves to the end of the book (the reference removes it and adds it again).
 """
 
 from __future__ import annotations
@@ -14,26 +18,26 @@ from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError, NotFoundError
 from toolplay.tools._ids import new_id
-from toolplay.tools._match import fuzzy_contains
+from toolplay.tools._match import fuzzy_rows
 from toolplay.world import Row, World
 
-NAME_THRESHOLD = 0.8
-"""How close a name query must be to a stretch of a contact's name (see `_match`)."""
+NAME_THRESHOLD = 90.0
+"""WRatio (0-100) a name query must reach (the reference's default threshold)."""
+RELATIONSHIP_THRESHOLD = 90.0
+"""WRatio (0-100) a relationship query must reach (the reference's)."""
 
 
-def _existing(world: World, person_id: str) -> Row:
-    row = world.find_one("contacts", {"person_id": person_id})
-    if row is None:
-        raise NotFoundError(f"No contact with person_id {person_id!r}. Search contacts first.")
-    return row
+def _self_entries(world: World) -> list[Row]:
+    return [row for row in world.rows("contacts") if row["is_self"] is True]
 
 
 def _refuse_second_self(world: World, person_id: str | None = None) -> None:
-    for row in world.rows("contacts"):
-        if row["is_self"] and row["person_id"] != person_id:
+    for row in _self_entries(world)[:1]:
+        if row["person_id"] != person_id:
             raise InvalidArgumentError(
                 f"{row['name']} (person_id {row['person_id']!r}) is already the user's own "
-                "contact; there can be only one."
+                "contact; there can be only one.",
+                code="second_self",
             )
 
 
@@ -53,11 +57,10 @@ def add_contact(
         relationship: How the user knows the person, e.g. "friend" or "mother".
         is_self: True if the contact is the user themself (there can be only one).
     """
-    _validate.not_blank(name, "name")
     number = _validate.phone_number(phone_number)
+    person_id = new_id(world, "contacts")
     if is_self:
         _refuse_second_self(world)
-    person_id = new_id(world, "contacts")
     world.insert(
         "contacts",
         {
@@ -89,23 +92,26 @@ def modify_contact(
         relationship: New relationship to the user.
         is_self: True if the contact is the user themself (there can be only one).
     """
-    _existing(world, person_id)
-    values: dict[str, Any] = {}
-    if name is not None:
-        values["name"] = _validate.not_blank(name, "name")
-    if phone_number is not None:
-        values["phone_number"] = _validate.phone_number(phone_number)
-    if relationship is not None:
-        values["relationship"] = relationship
-    if is_self is not None:
-        if is_self:
-            _refuse_second_self(world, person_id)
-        values["is_self"] = is_self
+    given = {"name": name, "phone_number": phone_number, "relationship": relationship}
+    values: dict[str, Any] = {
+        k: v for k, v in {**given, "is_self": is_self}.items() if v is not None
+    }
     if not values:
         raise InvalidArgumentError(
-            "Give at least one of name, phone_number, relationship, is_self."
+            "Give at least one of name, phone_number, relationship, is_self.",
+            code="modify_contact/no_update",
         )
-    world.update("contacts", {"person_id": person_id}, values)
+    if phone_number is not None:
+        _validate.phone_number(phone_number)
+    if is_self:
+        _refuse_second_self(world, person_id)
+    if world.find_one("contacts", {"person_id": person_id}) is None:
+        raise NotFoundError(
+            f"No contact with person_id {person_id!r}. Search contacts first.",
+            code="modify_contact_not_found",
+            fields={"value_repr": repr(person_id)},
+        )
+    world.update("contacts", {"person_id": person_id}, values, to_end=True)
 
 
 @tool(kind="action", reads={"contacts"}, writes={"contacts"})
@@ -115,7 +121,11 @@ def remove_contact(world: World, person_id: str) -> None:
     Args:
         person_id: The contact to remove, as returned by search_contacts.
     """
-    _existing(world, person_id)
+    if world.find_one("contacts", {"person_id": person_id}) is None:
+        raise NotFoundError(
+            f"No contact with person_id {person_id!r}. Search contacts first.",
+            code="remove_contact/not_found",
+        )
     world.delete("contacts", {"person_id": person_id})
 
 
@@ -130,15 +140,18 @@ def search_contacts(
 ) -> list[dict[str, Any]]:
     """Find contacts matching every given criterion (give at least one).
 
-    Names match forgivingly (case, accents, part of the name, small typos).
+    Names and relationships match forgivingly (case, word order, small typos); at most the 5
+    closest are returned, closest first.
 
     Args:
         person_id: The contact's unique id.
         name: The person's name or part of it.
         phone_number: The person's phone number.
-        relationship: Relationship to the user, e.g. "boss" (case-insensitive).
+        relationship: Relationship to the user, e.g. "boss".
         is_self: True to find the user's own contact entry.
     """
+    if phone_number is not None:
+        _validate.phone_number(phone_number)
     _validate.require_criteria(
         {
             "person_id": person_id,
@@ -146,25 +159,38 @@ def search_contacts(
             "phone_number": phone_number,
             "relationship": relationship,
             "is_self": is_self,
-        }
+        },
+        code="search_contacts/no_criteria",
     )
-    number = _validate.phone_number(phone_number) if phone_number is not None else None
-    found = []
-    for row in world.rows("contacts"):
-        if person_id is not None and row["person_id"] != person_id:
-            continue
-        if name is not None and not fuzzy_contains(name, str(row["name"]), NAME_THRESHOLD):
-            continue
-        if number is not None and row["phone_number"] != number:
-            continue
-        if relationship is not None and (
-            str(row["relationship"] or "").casefold() != relationship.strip().casefold()
-        ):
-            continue
-        if is_self is not None and bool(row["is_self"]) != is_self:
-            continue
-        found.append(dict(row))
-    return found
+    return [
+        dict(row)
+        for row in find_contacts(world, person_id, name, phone_number, relationship, is_self)
+    ]
+
+
+def find_contacts(
+    world: World,
+    person_id: str | None = None,
+    name: str | None = None,
+    phone_number: str | None = None,
+    relationship: str | None = None,
+    is_self: bool | None = None,
+) -> list[Row]:
+    """The contacts `search_contacts` finds (criteria applied in order, each on the rows the
+    previous ones kept).
+    """
+    rows = list(world.rows("contacts"))
+    if person_id is not None:
+        rows = [row for row in rows if row["person_id"] == person_id]
+    if name is not None:
+        rows = fuzzy_rows(name, rows, "name", NAME_THRESHOLD)
+    if phone_number is not None:
+        rows = [row for row in rows if row["phone_number"] == phone_number]
+    if relationship is not None:
+        rows = fuzzy_rows(relationship, rows, "relationship", RELATIONSHIP_THRESHOLD)
+    if is_self is not None:
+        rows = [row for row in rows if row["is_self"] == is_self]
+    return rows
 
 
 TOOLS = [add_contact, modify_contact, remove_contact, search_contacts]

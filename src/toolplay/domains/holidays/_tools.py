@@ -1,36 +1,29 @@
 """Public holiday lookup by name, from the `holidays` package; an "online" lookup (wifi).
 
-The reference searches US holidays only; a `country` argument (ISO 3166 alpha-2, default
-"US") opens the package's other calendars. Names match forgivingly ("christmas", and a few
-nicknames such as "july 4th"); among matches above `NAME_THRESHOLD` the closest whole name
-wins, the earlier date breaking ties. The year defaults to the frozen clock's.
+As the ToolSandbox reference's `search_holiday`: wifi must be on (checked first); the holidays
+of the year (default: the frozen clock's year) are ranked by rapidfuzz's `partial_ratio` of the
+query against each holiday's name (after its default processing), then by date and name, best
+first; the best one is the answer if it scores above `THRESHOLD`: the POSIX timestamp of
+midnight at its start in the user's time zone. Otherwise None.
+
+The reference searches US holidays only; toolplay's tool takes an optional `country` (ISO 3166
+alpha-2, default "US", so a call without it is the reference's) that opens the package's other
+calendars for toolplay's own scenarios. The ToolSandbox presentation shows the reference's
+schema, without it, and refuses it as the reference does (an unexpected argument).
 """
 
 from __future__ import annotations
 
 from datetime import datetime, time
-from difflib import SequenceMatcher
 from functools import lru_cache
-from typing import Any
 
 from toolplay.domains.settings import require_setting
-from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError
-from toolplay.tools._match import normalise, partial_ratio
 from toolplay.world import World
 
-NAME_THRESHOLD = 0.9
-NICKNAMES = {
-    "mlk day": "Martin Luther King Jr. Day",
-    "july 4th": "Independence Day",
-    "4th of july": "Independence Day",
-    "fourth of july": "Independence Day",
-    "presidents day": "Washington's Birthday",
-    "xmas": "Christmas Day",
-}
-"""Everyday names of US holidays that share no words with their official names."""
-MIN_YEAR, MAX_YEAR = 1970, 2099
+THRESHOLD = 90.0
+"""partial_ratio (0-100) the best holiday must exceed (the reference's)."""
 
 
 @lru_cache(maxsize=1)
@@ -44,18 +37,18 @@ def supported_countries() -> frozenset[str]:
 @tool(kind="read", reads={"settings"})
 def search_holiday(
     world: World, holiday_name: str, year: int | None = None, country: str = "US"
-) -> dict[str, Any] | None:
-    """Find the date of a public holiday by name. Needs wifi on.
+) -> float | None:
+    """Find when a public holiday is, by name. Needs wifi on.
 
-    Gives the holiday's official name, its date (YYYY-MM-DD) and the POSIX timestamp of
-    midnight at its start in the user's time zone. Null when no holiday matches.
+    Gives the POSIX timestamp of midnight at the start of the holiday in the user's time zone,
+    or null when no holiday matches the name.
 
     Args:
         holiday_name: Name of the holiday, e.g. "Thanksgiving".
         year: Year to look in; defaults to the current year.
         country: ISO 3166 two-letter country code, e.g. "US" or "GB".
     """
-    _validate.not_blank(holiday_name, "holiday_name")
+    require_setting(world, "wifi", "Wifi")
     code = country.strip().upper()
     if code not in supported_countries():
         raise InvalidArgumentError(
@@ -63,27 +56,28 @@ def search_holiday(
             "(e.g. 'US', 'GB', 'DE', 'JP')."
         )
     when = world.clock.year if year is None else year
-    if not MIN_YEAR <= when <= MAX_YEAR:
-        raise InvalidArgumentError(f"year must be between {MIN_YEAR} and {MAX_YEAR}, got {when}.")
-    require_setting(world, "wifi", "Wifi")
     import holidays as holiday_data  # noqa: PLC0415 (loaded by supported_countries already)
+    from rapidfuzz import fuzz, utils  # noqa: PLC0415 (start-up time)
 
-    calendar = holiday_data.country_holidays(code, years=when, language="en_US")
-    query = NICKNAMES.get(normalise(holiday_name), holiday_name)
-    best: tuple[tuple[float, float], Any, str] | None = None
-    for day, names in sorted(calendar.items()):
-        for name in str(names).split("; "):
-            partial = partial_ratio(query, name)
-            if partial < NAME_THRESHOLD:
-                continue
-            score = (partial, SequenceMatcher(None, normalise(query), normalise(name)).ratio())
-            if best is None or score > best[0]:
-                best = (score, day, name)
-    if best is None:
+    try:
+        if code == "US":  # exactly the reference's calendar
+            calendar = holiday_data.country_holidays("US", years=when)
+        else:
+            calendar = holiday_data.country_holidays(code, years=when, language="en_US")
+        ranked = sorted(
+            (
+                (fuzz.partial_ratio(holiday_name, name, processor=utils.default_process), day, name)
+                for day, name in calendar.items()
+            ),
+            reverse=True,
+        )
+    except (ValueError, OverflowError, NotImplementedError) as exc:
+        message = f"year: cannot list the holidays of {when} ({exc})."
+        raise InvalidArgumentError.of(message, exc) from None
+    if not ranked or ranked[0][0] <= THRESHOLD:
         return None
-    _, day, name = best
-    midnight = datetime.combine(day, time(0, 0), tzinfo=world.clock.tzinfo)
-    return {"name": name, "date": day.isoformat(), "timestamp": midnight.timestamp()}
+    midnight = datetime.combine(ranked[0][1], time(0, 0), tzinfo=world.clock.tzinfo)
+    return midnight.timestamp()
 
 
 TOOLS = [search_holiday]

@@ -1,36 +1,24 @@
-"""Math and unit tools: unit conversion, currency conversion, great-circle distance.
+"""Math and unit tools: unit conversion, currency conversion, geodesic distance.
 
 Currency conversion is ToolSandbox's RapidAPI tool (`convert_currency`: its codes, checks and
 result), answered by the simulated currency service (`toolplay.domains.services`, fixed rates);
-as in the reference, where the rates are fetched online, it needs wifi. Distances use
-the haversine formula on a sphere of the Earth's mean radius (within 0.5 % of the geodesic
-distance the reference computes with geopy).
+as in the reference, where the rates are fetched online, it needs wifi. Units are converted by
+`pint` as the ToolSandbox reference converts them (its unit names and its results, retried with
+lower-cased names; the amount taken as a float, as the reference's pint computed it, and pint's
+own refusals reported as pint words them), and distances are geopy's geodesic kilometers, as
+the reference's.
 """
 
 from __future__ import annotations
 
 import math
 
-from toolplay.domains.mathutil._units import UNITS, Unit, from_celsius, normalise_unit, to_celsius
 from toolplay.domains.services import CURRENCY, known_currencies, request
 from toolplay.domains.settings import require_setting
 from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError, NotFoundError
 from toolplay.world import World
-
-EARTH_RADIUS_KM = 6371.0088
-"""Mean Earth radius (IUGG)."""
-
-
-def _unit(name: str, argument: str) -> Unit:
-    unit = UNITS.get(normalise_unit(name))
-    if unit is None:
-        raise InvalidArgumentError(
-            f"{argument}: unknown unit {name!r}. Use an English unit name such as 'kilometer', "
-            "'pound', 'gallon', 'fahrenheit', 'hour', 'acre', 'mph' or 'kilocalorie'."
-        )
-    return unit
 
 
 @tool(kind="read")
@@ -45,17 +33,18 @@ def unit_conversion(world: World, amount: float, from_unit: str, to_unit: str) -
         from_unit: Unit to convert from, e.g. "celsius".
         to_unit: Unit to convert to, e.g. "fahrenheit".
     """
-    if not math.isfinite(amount):
-        raise InvalidArgumentError(f"amount must be a finite number, got {amount!r}.")
-    source, target = _unit(from_unit, "from_unit"), _unit(to_unit, "to_unit")
-    if source.dimension != target.dimension:
-        raise InvalidArgumentError(
-            f"cannot convert {source.dimension} ({from_unit!r}) to {target.dimension} "
-            f"({to_unit!r})."
-        )
-    if source.dimension == "temperature":
-        return from_celsius(to_celsius(amount, source.name), target.name)
-    return amount * source.factor / target.factor
+    import pint  # heavy (its unit registry): loaded on the first conversion
+
+    try:
+        try:
+            converted = pint.Quantity(float(amount), from_unit).to(to_unit)
+        except pint.UndefinedUnitError:
+            converted = pint.Quantity(float(amount), from_unit.lower()).to(to_unit.lower())
+    except (pint.PintError, ValueError, TypeError, AttributeError) as exc:
+        raise InvalidArgumentError.of(
+            f"cannot convert {amount!r} {from_unit!r} to {to_unit!r} ({exc}).", exc
+        ) from None
+    return float(converted.magnitude)
 
 
 @tool(kind="read", reads={"settings"})
@@ -77,7 +66,9 @@ def convert_currency(
         if code.upper() not in known:
             raise InvalidArgumentError(
                 f"{name}: {code!r} is not a known ISO 4217 currency code; known codes: "
-                f"{', '.join(sorted(known))}."
+                f"{', '.join(sorted(known))}.",
+                code="currency_unknown",
+                fields={"code": code},
             )
     if not math.isfinite(amount):
         raise InvalidArgumentError(f"amount must be a finite number, got {amount!r}.")
@@ -104,20 +95,13 @@ def calculate_lat_lon_distance(
         latitude_1: Latitude of the second point.
         longitude_1: Longitude of the second point.
     """
-    lat0 = math.radians(_validate.latitude(latitude_0, "latitude_0"))
-    lon0 = math.radians(_validate.longitude(longitude_0, "longitude_0"))
-    lat1 = math.radians(_validate.latitude(latitude_1, "latitude_1"))
-    lon1 = math.radians(_validate.longitude(longitude_1, "longitude_1"))
-    return haversine_km(lat0, lon0, lat1, lon1)
+    import geopy.distance
 
-
-def haversine_km(lat0: float, lon0: float, lat1: float, lon1: float) -> float:
-    """Great-circle distance in km between two points given in radians."""
-    a = (
-        math.sin((lat1 - lat0) / 2) ** 2
-        + math.cos(lat0) * math.cos(lat1) * math.sin((lon1 - lon0) / 2) ** 2
-    )
-    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
+    lat0 = _validate.latitude(latitude_0, "latitude_0")
+    lat1 = _validate.latitude(latitude_1, "latitude_1")
+    lon0 = _validate.longitude(longitude_0, "longitude_0")
+    lon1 = _validate.longitude(longitude_1, "longitude_1")
+    return float(geopy.distance.distance((lat0, lon0), (lat1, lon1)).kilometers)
 
 
 TOOLS = [unit_conversion, convert_currency, calculate_lat_lon_distance]

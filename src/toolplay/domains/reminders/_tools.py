@@ -1,8 +1,13 @@
 """Reminder tools: add, modify, remove, search.
 
 Times are POSIX timestamps (the time utilities convert dates); a reminder may carry the
-coordinates of a place ("remind me when I get to the office"). `creation_timestamp` is the
-frozen clock's now, refreshed when a reminder is modified, as in the reference.
+coordinates of a place ("remind me when I get to the office"). As in the ToolSandbox
+reference, whose checks and order of checks these follow: timestamps must lie from 1980 to 2050
+and coordinates in range (either coordinate may come alone); `creation_timestamp` is the frozen
+clock's now, refreshed when a reminder is modified, and a modified reminder moves to the end of
+the list; a search needs at least one criterion and applies them in order, content by the
+reference's fuzzy criterion (`fuzzy_rows`: rapidfuzz's WRatio at least 50, at most 5
+reminders, best first), timestamps as inclusive bounds, coordinates exactly.
 """
 
 from __future__ import annotations
@@ -13,20 +18,21 @@ from toolplay.tools import _validate
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError, NotFoundError
 from toolplay.tools._ids import new_id
-from toolplay.tools._match import fuzzy_contains
+from toolplay.tools._match import fuzzy_rows
 from toolplay.world import World
 
-CONTENT_THRESHOLD = 0.7
-"""How close a content query must be to a stretch of a reminder (see `_match`)."""
-COORDINATE_TOLERANCE = 1e-4
-"""Degrees (about 10 m): coordinates this close count as the same place when searching."""
+CONTENT_THRESHOLD = 50.0
+"""WRatio (0-100) a content query must reach (the reference's)."""
 
 
-def _existing(world: World, reminder_id: str) -> None:
-    if world.find_one("reminders", {"reminder_id": reminder_id}) is None:
-        raise NotFoundError(
-            f"No reminder with reminder_id {reminder_id!r}. Search reminders first."
-        )
+def _place(latitude: float | None, longitude: float | None) -> dict[str, float]:
+    """The given coordinates, each checked (either may come alone)."""
+    place = {}
+    if latitude is not None:
+        place["latitude"] = _validate.latitude(latitude)
+    if longitude is not None:
+        place["longitude"] = _validate.longitude(longitude)
+    return place
 
 
 @tool(kind="action", writes={"reminders"})
@@ -42,12 +48,11 @@ def add_reminder(
     Args:
         content: What to be reminded of.
         reminder_timestamp: When to be reminded, as a POSIX timestamp in seconds.
-        latitude: Latitude of a place the reminder is tied to (give longitude too).
-        longitude: Longitude of a place the reminder is tied to (give latitude too).
+        latitude: Latitude of a place the reminder is tied to.
+        longitude: Longitude of a place the reminder is tied to.
     """
-    _validate.not_blank(content, "content")
     due = _validate.timestamp(reminder_timestamp, "reminder_timestamp")
-    point = _validate.coordinates(latitude, longitude)
+    place = _place(latitude, longitude)
     reminder_id = new_id(world, "reminders")
     world.insert(
         "reminders",
@@ -56,8 +61,8 @@ def add_reminder(
             "content": content,
             "creation_timestamp": world.clock.timestamp(),
             "reminder_timestamp": due,
-            "latitude": point[0] if point else None,
-            "longitude": point[1] if point else None,
+            "latitude": place.get("latitude"),
+            "longitude": place.get("longitude"),
         },
     )
     return reminder_id
@@ -78,24 +83,28 @@ def modify_reminder(
         reminder_id: The reminder to change, as returned by search_reminder.
         content: New content.
         reminder_timestamp: New time to be reminded, as a POSIX timestamp in seconds.
-        latitude: New latitude of the reminder's place (give longitude too).
-        longitude: New longitude of the reminder's place (give latitude too).
+        latitude: New latitude of the reminder's place.
+        longitude: New longitude of the reminder's place.
     """
-    _existing(world, reminder_id)
     values: dict[str, Any] = {}
-    if content is not None:
-        values["content"] = _validate.not_blank(content, "content")
     if reminder_timestamp is not None:
         values["reminder_timestamp"] = _validate.timestamp(reminder_timestamp, "reminder_timestamp")
-    point = _validate.coordinates(latitude, longitude)
-    if point is not None:
-        values["latitude"], values["longitude"] = point
+    values.update(_place(latitude, longitude))
+    if content is not None:
+        values["content"] = content
     if not values:
         raise InvalidArgumentError(
-            "Give at least one of content, reminder_timestamp, latitude and longitude."
+            "Give at least one of content, reminder_timestamp, latitude and longitude.",
+            code="modify_reminder/no_update",
+        )
+    if world.find_one("reminders", {"reminder_id": reminder_id}) is None:
+        raise NotFoundError(
+            f"No reminder with reminder_id {reminder_id!r}. Search reminders first.",
+            code="modify_reminder_not_found",
+            fields={"value_repr": repr(reminder_id)},
         )
     values["creation_timestamp"] = world.clock.timestamp()
-    world.update("reminders", {"reminder_id": reminder_id}, values)
+    world.update("reminders", {"reminder_id": reminder_id}, values, to_end=True)
 
 
 @tool(kind="action", reads={"reminders"}, writes={"reminders"})
@@ -105,16 +114,12 @@ def remove_reminder(world: World, reminder_id: str) -> None:
     Args:
         reminder_id: The reminder to remove, as returned by search_reminder.
     """
-    _existing(world, reminder_id)
+    if world.find_one("reminders", {"reminder_id": reminder_id}) is None:
+        raise NotFoundError(
+            f"No reminder with reminder_id {reminder_id!r}. Search reminders first.",
+            code="remove_reminder/not_found",
+        )
     world.delete("reminders", {"reminder_id": reminder_id})
-
-
-def _within(value: Any, low: float | None, high: float | None) -> bool:
-    if low is None and high is None:
-        return True
-    if value is None:
-        return False
-    return (low is None or value >= low) and (high is None or value <= high)
 
 
 @tool(kind="read", reads={"reminders"})
@@ -131,7 +136,8 @@ def search_reminder(
 ) -> list[dict[str, Any]]:
     """Find reminders matching every given criterion (give at least one).
 
-    Content matches forgivingly (case, part of the text, small typos); timestamps by range.
+    Content matches forgivingly (case, word order, part of the text, small typos), at most the
+    5 closest reminders, closest first; timestamps by range; coordinates exactly.
 
     Args:
         reminder_id: The reminder's unique id.
@@ -140,57 +146,48 @@ def search_reminder(
         creation_timestamp_upperbound: Latest creation time, as a POSIX timestamp.
         reminder_timestamp_lowerbound: Earliest due time, as a POSIX timestamp.
         reminder_timestamp_upperbound: Latest due time, as a POSIX timestamp.
-        latitude: Latitude of the reminder's place (give longitude too).
-        longitude: Longitude of the reminder's place (give latitude too).
+        latitude: Latitude of the reminder's place.
+        longitude: Longitude of the reminder's place.
     """
+    bounds = [
+        ("creation_timestamp", "creation_timestamp_lowerbound", creation_timestamp_lowerbound),
+        ("creation_timestamp", "creation_timestamp_upperbound", creation_timestamp_upperbound),
+        ("reminder_timestamp", "reminder_timestamp_lowerbound", reminder_timestamp_lowerbound),
+        ("reminder_timestamp", "reminder_timestamp_upperbound", reminder_timestamp_upperbound),
+    ]
+    checked = [
+        (column, name, None if value is None else _validate.timestamp(value, name))
+        for column, name, value in bounds
+    ]
+    place = _place(latitude, longitude)
     _validate.require_criteria(
         {
             "reminder_id": reminder_id,
             "content": content,
-            "creation_timestamp_lowerbound": creation_timestamp_lowerbound,
-            "creation_timestamp_upperbound": creation_timestamp_upperbound,
-            "reminder_timestamp_lowerbound": reminder_timestamp_lowerbound,
-            "reminder_timestamp_upperbound": reminder_timestamp_upperbound,
+            **{name: value for _, name, value in checked},
             "latitude": latitude,
             "longitude": longitude,
-        }
+        },
+        code="search_reminder/no_criteria",
     )
-    bounds = {
-        name: _validate.timestamp(value, name) if value is not None else None
-        for name, value in (
-            ("creation_timestamp_lowerbound", creation_timestamp_lowerbound),
-            ("creation_timestamp_upperbound", creation_timestamp_upperbound),
-            ("reminder_timestamp_lowerbound", reminder_timestamp_lowerbound),
-            ("reminder_timestamp_upperbound", reminder_timestamp_upperbound),
-        )
-    }
-    point = _validate.coordinates(latitude, longitude)
-    found = []
-    for row in world.rows("reminders"):
-        if reminder_id is not None and row["reminder_id"] != reminder_id:
-            continue
-        if content is not None and not fuzzy_contains(
-            content, str(row["content"]), CONTENT_THRESHOLD
-        ):
-            continue
-        if not _within(
-            row["creation_timestamp"],
-            bounds["creation_timestamp_lowerbound"],
-            bounds["creation_timestamp_upperbound"],
-        ) or not _within(
-            row["reminder_timestamp"],
-            bounds["reminder_timestamp_lowerbound"],
-            bounds["reminder_timestamp_upperbound"],
-        ):
-            continue
-        if point is not None and (
-            row["latitude"] is None
-            or abs(row["latitude"] - point[0]) > COORDINATE_TOLERANCE
-            or abs(row["longitude"] - point[1]) > COORDINATE_TOLERANCE
-        ):
-            continue
-        found.append(dict(row))
-    return found
+    rows = list(world.rows("reminders"))
+    if reminder_id is not None:
+        rows = [row for row in rows if row["reminder_id"] == reminder_id]
+    if content is not None:
+        rows = fuzzy_rows(content, rows, "content", CONTENT_THRESHOLD)
+    for column, name, value in checked:
+        if value is not None:
+            lower = name.endswith("lowerbound")
+            rows = [row for row in rows if _within(row[column], value, lower)]
+    for column, value in place.items():
+        rows = [row for row in rows if row[column] == value]
+    return [dict(row) for row in rows]
+
+
+def _within(value: Any, bound: float, lower: bool) -> bool:
+    if value is None:
+        return False
+    return bool(value >= bound) if lower else bool(value <= bound)
 
 
 TOOLS = [add_reminder, modify_reminder, remove_reminder, search_reminder]

@@ -4,7 +4,9 @@ Turning cellular, wifi or location service on fails in low-battery mode; turning
 mode on turns all three off (turning it off again leaves them off); reading the current
 location needs location service. Setters take `on`, as the reference's do, and refuse to set
 a switch to the value it already has (the reference raises there too), except that turning
-low-battery mode on leaves the three already-off switches quietly off.
+low-battery mode on leaves the three already-off switches quietly off. Each refusal names its
+condition (`<setter>/low_battery`, `<setter>/already_on|off`, `<switch>_off`) for the
+reference presentation's texts.
 
 `reads`/`writes` are declared exactly: the runtime orders parallel calls readers-first, so a
 setter that only writes (low-battery mode) runs after the calls that depend on it.
@@ -29,9 +31,14 @@ def device(world: World) -> Row:
 
 
 def require_setting(world: World, column: str, label: str) -> None:
-    """Refuse when the switch `column` is off; the message names what to turn on."""
+    """Refuse when the switch `column` is off; the message names what to turn on.
+
+    The error's code is `<column>_off` (`cellular_off`, `wifi_off`, `location_service_off`).
+    """
     if not device(world)[column]:
-        raise PreconditionError(f"{label} is turned off. Turn it on before retrying.")
+        raise PreconditionError(
+            f"{label} is turned off. Turn it on before retrying.", code=f"{column}_off"
+        )
 
 
 def _change(world: World, values: dict[str, Any]) -> None:
@@ -41,17 +48,20 @@ def _change(world: World, values: dict[str, Any]) -> None:
         world.update("settings", {}, changed)
 
 
-def _refuse_same(world: World, column: str, label: str, on: bool) -> None:
+def _refuse_same(world: World, column: str, label: str, on: bool, setter: str) -> None:
     if bool(device(world)[column]) == on:
-        raise InvalidArgumentError(f"{label} is already {'on' if on else 'off'}.")
+        state = "on" if on else "off"
+        raise InvalidArgumentError(f"{label} is already {state}.", code=f"{setter}/already_{state}")
 
 
-def _set_switch(world: World, column: str, label: str, on: bool) -> None:
+def _set_switch(world: World, column: str, label: str, on: bool, setter: str) -> None:
     if on and device(world)["low_battery_mode"]:
         raise PreconditionError(
-            f"Cannot turn on {label} while low battery mode is on. Turn off low battery mode first."
+            f"Cannot turn on {label} while low battery mode is on. Turn off low battery mode "
+            "first.",
+            code=f"{setter}/low_battery",
         )
-    _refuse_same(world, column, label.capitalize(), on)
+    _refuse_same(world, column, label.capitalize(), on, setter)
     _change(world, {column: on})
 
 
@@ -68,7 +78,7 @@ def set_cellular_service_status(world: World, on: bool) -> None:
     Args:
         on: True to turn cellular service on, False to turn it off.
     """
-    _set_switch(world, "cellular", "cellular service", on)
+    _set_switch(world, "cellular", "cellular service", on, "set_cellular_service_status")
 
 
 @tool(kind="read", reads={"settings"})
@@ -84,7 +94,7 @@ def set_wifi_status(world: World, on: bool) -> None:
     Args:
         on: True to turn wifi on, False to turn it off.
     """
-    _set_switch(world, "wifi", "wifi", on)
+    _set_switch(world, "wifi", "wifi", on, "set_wifi_status")
 
 
 @tool(kind="read", reads={"settings"})
@@ -100,7 +110,7 @@ def set_location_service_status(world: World, on: bool) -> None:
     Args:
         on: True to turn location service on, False to turn it off.
     """
-    _set_switch(world, "location_service", "location service", on)
+    _set_switch(world, "location_service", "location service", on, "set_location_service_status")
 
 
 @tool(kind="read", reads={"settings"})
@@ -116,7 +126,7 @@ def set_low_battery_mode_status(world: World, on: bool) -> None:
     Args:
         on: True to turn low battery mode on, False to turn it off.
     """
-    _refuse_same(world, "low_battery_mode", "Low battery mode", on)
+    _refuse_same(world, "low_battery_mode", "Low battery mode", on, "set_low_battery_mode_status")
     values: dict[str, Any] = {"low_battery_mode": on}
     if on:
         values.update(cellular=False, wifi=False, location_service=False)

@@ -2,7 +2,11 @@
 
 "Now" is the world's frozen clock, never the wall clock. Dates are read and built in the
 clock's own time zone (a scenario set in Los Angeles gives its clock a -07:00 offset), which is
-what the reference's local-time conversions amount to on the user's device.
+what the reference's local-time conversions amount to on the user's device: shifts and
+differences are wall-clock arithmetic in that zone, as the reference's naive local datetimes.
+As in the ToolSandbox reference, timestamps given must lie from 1980 to 2050, a date needs all
+six parts, and Python's own refusals (an impossible date, a shift too large) are reported as
+Python words them (code `EXCEPTION`).
 """
 
 from __future__ import annotations
@@ -55,9 +59,9 @@ def datetime_info_to_timestamp(
     year: int,
     month: int,
     day: int,
-    hour: int = 0,
-    minute: int = 0,
-    second: int = 0,
+    hour: int,
+    minute: int,
+    second: int,
 ) -> float:
     """Turn a local date and time into a POSIX timestamp in seconds.
 
@@ -71,12 +75,12 @@ def datetime_info_to_timestamp(
     """
     try:
         moment = datetime(year, month, day, hour, minute, second, tzinfo=_zone(world))
-    except ValueError as exc:
-        raise InvalidArgumentError(
-            f"{year:04d}-{month:02d}-{day:02d} {hour:02d}:{minute:02d}:{second:02d} "
-            f"is not a valid date and time ({exc})."
+        return moment.timestamp()
+    except (ValueError, OverflowError) as exc:
+        raise InvalidArgumentError.of(
+            f"{year}-{month}-{day} {hour}:{minute}:{second} is not a valid date and time ({exc}).",
+            exc,
         ) from None
-    return _validate.timestamp(moment.timestamp(), "the resulting timestamp")
 
 
 @tool(kind="read")
@@ -99,12 +103,12 @@ def shift_timestamp(
         minutes: Minutes to add.
         seconds: Seconds to add.
     """
-    start = _validate.timestamp(timestamp)
+    start = datetime.fromtimestamp(_validate.timestamp(timestamp), _zone(world))
     try:
         delta = timedelta(weeks=weeks, days=days, hours=hours, minutes=minutes, seconds=seconds)
-    except OverflowError:
-        raise InvalidArgumentError("the shift is too large.") from None
-    return _validate.timestamp(start + delta.total_seconds(), "the shifted timestamp")
+        return (start + delta).timestamp()
+    except (OverflowError, ValueError) as exc:
+        raise InvalidArgumentError.of(f"the shift is too large ({exc}).", exc) from None
 
 
 @tool(kind="read")
@@ -117,9 +121,10 @@ def timestamp_diff(world: World, timestamp_0: float, timestamp_1: float) -> dict
         timestamp_0: POSIX timestamp to subtract.
         timestamp_1: POSIX timestamp to subtract from.
     """
-    start = _validate.timestamp(timestamp_0, "timestamp_0")
-    end = _validate.timestamp(timestamp_1, "timestamp_1")
-    delta = timedelta(seconds=end - start)
+    zone = _zone(world)
+    start = datetime.fromtimestamp(_validate.timestamp(timestamp_0, "timestamp_0"), zone)
+    end = datetime.fromtimestamp(_validate.timestamp(timestamp_1, "timestamp_1"), zone)
+    delta = end - start
     return {"days": delta.days, "seconds": delta.seconds}
 
 

@@ -25,7 +25,9 @@ name), which `toolplay validate --suite toolsandbox` plays to prove the scenario
 The suite is each base under the paper's 8 augmentation settings (`AUGMENTATION_SETTINGS`):
 the paper's 1,032 scenarios, ordered setting by setting; ids are the reference's names
 (`<name>@<setting>` when augmented).
-Loaded only when asked for (`--suite toolsandbox`).
+Loaded only when asked for (`--suite toolsandbox`). Its runs show the models what the reference
+shows them (presentation `toolsandbox`, `_presentation`) and check their setup against the
+paper's (`_paper`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from toolplay.methods.toolsandbox._paper import PRESENTATION, paper_setup
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._lazy import LazyScenarios, ScenarioEntry
@@ -163,4 +166,12 @@ def toolsandbox_suite(argument: str, context: LoadContext) -> Suite:
         "augmentations": list(AUGMENTATION_SETTINGS),
         "left_out": [(item["name"], item["reason"]) for item in left_out],
     }
-    return Suite("toolsandbox", scenarios, DESCRIPTION, str(FOLDER), extra=extra)
+    return Suite(
+        "toolsandbox",
+        scenarios,
+        DESCRIPTION,
+        str(FOLDER),
+        extra=extra,
+        presentation=PRESENTATION,
+        paper_setup=paper_setup,
+    )
