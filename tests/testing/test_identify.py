@@ -22,7 +22,7 @@ def test_reference_solutions_through_the_endpoint_score_one(tmp_path: Path) -> N
     scenarios = [
         s for s in load_suite("toolsandbox").scenarios if (s.augmentation or "none") in AUGMENT
     ]
-    responder = ReferenceResponder(scenarios, catalog=CATALOG)
+    responder = ReferenceResponder(scenarios, catalog=CATALOG, presentation="toolsandbox")
     with ChatServer(responder) as server:
         options = [arg for name in AUGMENT for arg in ("--augment", name)]
         out = tmp_path / "run"
@@ -31,7 +31,7 @@ def test_reference_solutions_through_the_endpoint_score_one(tmp_path: Path) -> N
         )
     assert code == 0, output
     assert summary["scenarios"] == len(scenarios) == 3 * 129  # the 129 base settings
-    index = ScenarioIndex(scenarios, CATALOG)
+    index = ScenarioIndex(scenarios, CATALOG, "toolsandbox")
     request = Counter((tuple(s.script), index.shown(s).schemas) for s in scenarios)
     shown = CATALOG.presentation("toolsandbox")
     kept = [s.id for s in scenarios if shown.unsolvable(CATALOG.setup(s)) is not None]
