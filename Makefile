@@ -2,7 +2,10 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
-RUN_OUT ?= runs/make-run
+ASSISTANT ?= local
+# One folder per assistant: `make run ASSISTANT=oracle` must not replace the model's run that
+# the printed next steps compare against (runs/make-run, runs/make-run-oracle, ...).
+RUN_OUT ?= runs/make-run$(if $(filter local,$(ASSISTANT)),,-$(subst :,-,$(subst /,-,$(ASSISTANT))))
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
@@ -34,7 +37,6 @@ $(VENV)/.dev-deps: pyproject.toml $(VENV)/.run-deps
 # llama.cpp) on the quick suite; no network, no key. `make run ASSISTANT=oracle` for the ceiling.
 # It ends with the run beside its floor (no-call) and ceiling (oracle) on the same scenarios,
 # and the next steps as commands that work as printed (the venv need not be activated).
-ASSISTANT ?= local
 run: $(VENV)/.run-deps
 	rm -rf $(RUN_OUT)
 	$(VENV)/bin/toolplay run --suite quick --assistant $(ASSISTANT) --out $(RUN_OUT)

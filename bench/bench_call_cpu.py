@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -137,11 +138,16 @@ def extract(rev: str, into: Path) -> Path:
     return into / "src"
 
 
-def start_server(suite: str, latency: float) -> tuple[subprocess.Popen[str], str]:
-    """The test endpoint in its own process; returns it and its base URL."""
+def start_server(
+    suite: str, latency: float, extra: Sequence[str] = ()
+) -> tuple[subprocess.Popen[str], str]:
+    """The test endpoint (this tree's) in its own process, `extra` its further options (e.g.
+    `--text ANSWER`); returns it and its base URL.
+    """
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    args = ["--suite", suite, "--latency", str(latency), *extra]
     process = subprocess.Popen(
-        [sys.executable, "-m", "toolplay.testing", "--suite", suite, "--latency", str(latency)],
+        [sys.executable, "-m", "toolplay.testing", *args],
         stdout=subprocess.PIPE,
         text=True,
         env=env,

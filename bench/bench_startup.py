@@ -1,18 +1,27 @@
-"""Benchmark: how soon a new user's first command does something (issue 14, item 15).
+"""Benchmark: how soon a new user's commands answer (issue 14 item 15, issue 24 item 7).
 
-Times, each in a fresh process, median of several: `toolplay run --suite sandbox --limit 1`
-until the assistant's first model call (a `python:` assistant notes the moment, wall and
-the process's CPU time), and `toolplay suites` to the end. Baselines measured in the same
-run: a bare interpreter (`python -c pass`), importing the CLI (`import toolplay.cli`), and
-building the full sandbox suite (what `--limit 1` and `suites` used to wait for). CPU time
-is reported beside wall time, because the machine may be shared. Target: < 1 s to the first
-model call.
+Times, each in a fresh process, the median of several rounds:
 
-Run: .venv/bin/python bench/bench_startup.py [--quick]   (--quick: 3 repetitions, not 7)
+- `toolplay --help` and `toolplay suites` to the end (targets: < 0.3 s and < 0.5 s);
+- `toolplay run --suite sandbox --limit 1` until the assistant's first model call (a
+  `python:` assistant notes the moment, wall and the process's CPU time; target < 1 s);
+- baselines: a bare interpreter (`python -c pass`) and importing the CLI.
+
+**Against the code before, in the same run**: with `--baseline REV` (default `main`) every
+measurement is also made with the `src/` of that git revision (extracted with `git archive`),
+interleaved round by round with the working tree's, so a machine shared with other work slows
+both alike. CPU time is reported beside wall time for the same reason.
+
+Byte code: each variant's modules are compiled once before measuring (a warm-up run with
+`PYTHONDONTWRITEBYTECODE` unset), as an installed package's are; a session that sets that
+variable would otherwise recompile every module on every start.
+
+Run: .venv/bin/python bench/bench_startup.py [--quick] [--baseline REV|none]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -22,6 +31,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+
+from bench_call_cpu import extract  # noqa: E402  (a sibling script: a revision's src/)
 
 AGENT = """
 import os, time
@@ -33,13 +47,7 @@ def first(messages, tools):
             handle.write(f"{time.time()} {time.process_time()}")
     return "Done."
 """
-FULL_BUILD = (
-    "import time; t = time.process_time(); from toolplay.catalog import build_catalog; "
-    "from toolplay.scenarios import DATA, expand_variants, load_scenario_paths; "
-    "c = build_catalog(); x = c.load_context(); "
-    "bases = load_scenario_paths([DATA / 'sandbox'], x); "
-    "s = time.process_time(); expand_variants(bases, x); print(time.process_time() - s)"
-)
+TARGETS = {"toolplay --help": 0.3, "toolplay suites": 0.5, "run: first model call": 1.0}
 
 
 def child_cpu() -> float:
@@ -47,61 +55,89 @@ def child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def timed(args: list[str], cwd: Path) -> tuple[float, float]:
+def environment(src: Path) -> dict[str, str]:
+    """This environment, importing toolplay from `src`, writing byte code."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "PYTHONPATH": str(src), "COLUMNS": "80"}
+
+
+def timed(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
     """Wall and CPU seconds of one process."""
     cpu, wall = child_cpu(), time.perf_counter()
-    subprocess.run(args, cwd=cwd, check=True, capture_output=True)
+    subprocess.run(args, cwd=cwd, env=env, check=True, capture_output=True)
     return time.perf_counter() - wall, child_cpu() - cpu
 
 
-def first_call(root: Path, n: int) -> tuple[float, float]:
+def first_call(root: Path, env: dict[str, str], tag: str) -> tuple[float, float]:
     """Wall and CPU seconds from process start to the first model call."""
-    mark = root / f"mark{n}"
-    env = {**os.environ, "TOOLPLAY_BENCH_MARK": str(mark)}
+    mark = root / f"mark-{tag}"
+    mark.unlink(missing_ok=True)
     args = [sys.executable, "-m", "toolplay.cli", "run", "--suite", "sandbox", "--limit", "1"]
-    args += ["--assistant", f"python:{root / 'agent.py'}:first", "--out", str(root / f"r{n}")]
+    args += ["--assistant", f"python:{root / 'agent.py'}:first", "--out", str(root / tag)]
     started = time.time()  # noqa: TID251 (a benchmark compares with the child's clock)
-    subprocess.run(args, cwd=root, env=env, check=True, capture_output=True)
+    subprocess.run(
+        args,
+        cwd=root,
+        env={**env, "TOOLPLAY_BENCH_MARK": str(mark)},
+        check=True,
+        capture_output=True,
+    )
     at, cpu = (float(v) for v in mark.read_text().split())
     return at - started, cpu
 
 
+def measure(root: Path, src: Path, tag: str) -> dict[str, tuple[float, float]]:
+    """One round of every measurement with the toolplay of `src`."""
+    env, py = environment(src), sys.executable
+    cli = [py, "-m", "toolplay.cli"]
+    return {
+        "python -c pass": timed([py, "-c", "pass"], root, env),
+        "import toolplay.cli": timed([py, "-c", "import toolplay.cli"], root, env),
+        "toolplay --help": timed([*cli, "--help"], root, env),
+        "toolplay suites": timed([*cli, "suites"], root, env),
+        "run: first model call": first_call(root, env, tag),
+    }
+
+
 def main() -> None:
-    repeat = 3 if "--quick" in sys.argv[1:] else 7
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="3 rounds, not 7")
+    parser.add_argument("--baseline", default="main", help="git revision, or none")
+    args = parser.parse_args()
+    rounds = 3 if args.quick else 7
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / "agent.py").write_text(AGENT)
-        py = sys.executable
-        bare = [timed([py, "-c", "pass"], root) for _ in range(repeat)]
-        imports = [timed([py, "-c", "import toolplay.cli"], root) for _ in range(repeat)]
-        firsts = [first_call(root, n) for n in range(repeat)]
-        suites = [timed([py, "-m", "toolplay.cli", "suites"], root) for _ in range(repeat)]
-        full = subprocess.run([py, "-c", FULL_BUILD], capture_output=True, text=True, check=True)
+        variants = {"new": REPO / "src"}
+        if args.baseline != "none":
+            variants = {"baseline": extract(args.baseline, root / "base"), **variants}
+        for name, src in variants.items():  # byte code written, caches warm
+            measure(root, src, f"warm-{name}")
+        found: dict[str, dict[str, list[tuple[float, float]]]] = {v: {} for v in variants}
+        for n in range(rounds):
+            for name, src in variants.items():
+                for what, value in measure(root, src, f"{name}{n}").items():
+                    found[name].setdefault(what, []).append(value)
     med = {
-        name: (statistics.median(w for w, _ in rows), statistics.median(c for _, c in rows))
-        for name, rows in {
-            "python -c pass": bare,
-            "import toolplay.cli": imports,
-            "run --limit 1: first model call": firsts,
-            "toolplay suites": suites,
-        }.items()
+        name: {
+            what: (statistics.median(w for w, _ in rows), statistics.median(c for _, c in rows))
+            for what, rows in measures.items()
+        }
+        for name, measures in found.items()
     }
-    print(f"median of {repeat} runs, each in a fresh process (wall / CPU seconds)")
-    for name, (wall, cpu) in med.items():
-        print(f"  {name:34s} {wall:6.2f} / {cpu:5.2f}")
-    print(f"  {'full sandbox build (old path)':34s}   cpu {float(full.stdout):5.2f}")
-    wall, cpu = med["run --limit 1: first model call"]
-    print(f"target: first model call < 1 s: {'met' if wall < 1.0 else 'not met'} ({wall:.2f} s)")
+    print(f"median of {rounds} rounds, each a fresh process; wall / CPU seconds")
+    header = "".join(f"{name:>20s}" for name in med)
+    print(f"  {'':28s}{header}   target")
+    for what in med["new"]:
+        cells = "".join(f"{w:11.3f} / {c:5.3f}" for w, c in (med[v][what] for v in med))
+        target = TARGETS.get(what)
+        verdict = ""
+        if target is not None:
+            verdict = f"< {target} s: {'met' if med['new'][what][0] < target else 'not met'}"
+        print(f"  {what:28s}{cells}   {verdict}")
     print(
         json.dumps(
-            {
-                "first_call_wall_s": round(wall, 3),
-                "first_call_cpu_s": round(cpu, 3),
-                "suites_wall_s": round(med["toolplay suites"][0], 3),
-                "import_cli_wall_s": round(med["import toolplay.cli"][0], 3),
-                "python_wall_s": round(med["python -c pass"][0], 3),
-                "full_build_cpu_s": round(float(full.stdout), 3),
-            }
+            {v: {k: [round(w, 3), round(c, 3)] for k, (w, c) in m.items()} for v, m in med.items()}
         )
     )
 

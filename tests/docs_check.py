@@ -100,6 +100,7 @@ def _options(command: object) -> dict[str, bool]:
 
 def cli_model() -> Cli:
     """The toolplay CLI as the docs may name it, read from the Typer app."""
+    from toolplay.catalog import build_catalog
     from toolplay.cli import app
     from toolplay.runs import option_keys
 
@@ -108,7 +109,8 @@ def cli_model() -> Cli:
     commands = {}
     for name in group.list_commands(context):
         commands[name] = _options(group.get_command(context, name))
-    return Cli(commands, _options(group), frozenset(option_keys()))
+    keys = option_keys(build_catalog([]))  # the core's settings and the components' own
+    return Cli(commands, _options(group), frozenset(keys))
 
 
 def documents(root: Path = ROOT) -> list[Path]:

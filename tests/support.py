@@ -10,13 +10,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from toolplay import conversation, scenarios, scoring
 from toolplay.catalog import Catalog, build_catalog
 from toolplay.clients import ModelOptions
 from toolplay.conversation import PlayRequest, PlaySettings
-from toolplay.messages import Trajectory
+from toolplay.messages import ToolCall, Trajectory
 from toolplay.methods import autode, toolsandbox, tooltalk
-from toolplay.roles import Assistant, ScriptedUser, User
+from toolplay.roles import Assistant, AssistantContext, AssistantTurn, ScriptedUser, User
 from toolplay.scenarios import LoadContext, Scenario, ScenarioSetup, Suite, VariantSet
 from toolplay.scoring import ScenarioScore, ScoringContext
 from toolplay.tools import Registry, ToolPresentation
@@ -210,7 +212,7 @@ def score_slots(scenario: Scenario, trajectory: Trajectory, *_: Any) -> Scenario
 
 def score_state(scenario: Scenario, trajectory: Trajectory, *_: Any) -> ScenarioScore:
     """The state scorer."""
-    return scoring.score_state(setup(scenario), trajectory)
+    return CATALOG.scorer("state").score(setup(scenario), trajectory, ScoringContext())
 
 
 def score_tooltalk(
@@ -298,8 +300,17 @@ def committed_keys(out: Path, status: str | None = "done") -> set[tuple[str, int
     Opened read-only around the writer's exclusive lock, so a read may meet the database busy
     or mid-write ("malformed" on a loaded machine): that counts as nothing seen yet, and the
     caller polls again. The store itself is verified by checksums when the run is over.
+
+    The connection is closed before returning (`with sqlite3.connect(...)` alone only ends a
+    transaction): one left open keeps this process's SQLite locks and its mapping of the log
+    index on the store, and a test that then copies the store's files and closes the copies
+    drops those locks (POSIX locks belong to the process, not the descriptor), so the next
+    `toolplay` to close the run deletes the log and its index under the open connection, and
+    every later peek reads through the stale index: a frozen row count or "malformed" from a
+    sound store (tests/soak/test_store_peek.py).
     """
     import sqlite3
+    from contextlib import closing
 
     from toolplay.store import RunStore
 
@@ -310,10 +321,86 @@ def committed_keys(out: Path, status: str | None = "done") -> set[tuple[str, int
     if status is not None:
         query, params = query + " WHERE status = ?", (status,)
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)) as db:
             return {(r[0], r[1]) for r in db.execute(query, params)}
     except sqlite3.DatabaseError:
         return set()
+
+
+def open_store_files(out: Path) -> list[str]:
+    """The files of the run store in `out` (the database, its log and log index) that this
+    process holds open, as `/proc/self/fd` names them (a deleted one ends in " (deleted)").
+
+    A test that copies or reads the store's files while it holds one open would drop this
+    process's SQLite locks on it (see `committed_keys`); the crash tests assert there is none.
+    Empty where there is no `/proc` (not Linux): tests that need the answer skip there.
+    """
+    import os
+
+    from toolplay.store import RunStore
+
+    folder = Path("/proc/self/fd")
+    if not folder.is_dir():
+        return []
+    prefix = str(out.resolve() / RunStore.FILENAME)
+    found = []
+    for fd in os.listdir(folder):
+        try:
+            target = os.readlink(folder / fd)
+        except OSError:  # closed meanwhile (the listing's own descriptor, for one)
+            continue
+        if target.startswith(prefix):
+            found.append(target)
+    return sorted(found)
+
+
+def wifi_off_scenario() -> Scenario:
+    """One user turn asking to turn wifi off; the reference calls `set_wifi_status`."""
+    return parse_scenario(
+        {
+            "id": "wifi_off",
+            "world": {"domains": ["settings"]},
+            "user": {"script": ["Turn wifi off please."]},
+            "reference": [
+                {
+                    "user": "Turn wifi off please.",
+                    "calls": [{"name": "set_wifi_status", "arguments": {"on": False}}],
+                }
+            ],
+        },
+        "test",
+    )
+
+
+class Calls:
+    """An assistant answering with one call per answer, by name, in order (then repeating the
+    last); it remembers whether each answer was asked to be a call."""
+
+    name = "calls"
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+        self.asked = 0
+        self.forced: list[bool] = []
+
+    async def respond(self, context: AssistantContext) -> AssistantTurn:
+        """The next call (`set_*` tools get `on: false`)."""
+        name = self.names[min(self.asked, len(self.names) - 1)]
+        self.asked += 1
+        self.forced.append(context.force_tool_call)
+        arguments = {"on": False} if name.startswith("set_") else {}
+        return AssistantTurn(tool_calls=(ToolCall.from_args(f"c{self.asked}", name, arguments),))
+
+
+def picky_suite(folder: Path) -> Path:
+    """The quick suite judged by `tests/runs/crashing_plugin.py`'s `picky` scorer, in `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in sorted((scenarios.DATA / "quick").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for scenario in data["scenarios"]:
+            scenario["evaluation"] = "picky"
+        (folder / path.name).write_text(yaml.safe_dump(data), encoding="utf-8")
+    return folder
 
 
 class ChatbotUserEndpoint:

@@ -1,12 +1,13 @@
-"""toolplay's own domains, suites, modes, scorers and roles, and the three published methods.
+"""The built-ins: toolplay's own parts, then the three published methods, each registered the
+way a plugin registers (`register(catalog)` calling `Catalog.add_*`).
 
-This is the model for a plugin: a `register(catalog)` function calling `Catalog.add_*`; each
-method in `toolplay.methods` registers itself the same way.
+toolplay's own parts are its presentation (whose default prompts are the ToolSandbox
+reference's texts, data the ToolSandbox method ships), the simulated tool domains, the `state`
+scorer, the `dynamic` and `static` modes, the harness's roles (`replay:PATH` reads what the
+methods register as replay formats) and the `quick` and `sandbox` suites.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from toolplay.catalog import Catalog
 from toolplay.conversation import builtin_modes
@@ -15,7 +16,6 @@ from toolplay.methods import autode, toolsandbox, tooltalk
 from toolplay.roles import (
     PromptTexts,
     RoleKind,
-    RoleRequest,
     builtin_assistant_kinds,
     builtin_user_kinds,
     prompt_texts_of,
@@ -30,27 +30,6 @@ SANDBOX = (
     "ToolSandbox-style stateful scenarios scored by milestones and minefields: base "
     "scenarios plus generated world-state variants, each under 8 tool augmentations."
 )
-RESULTS_SUFFIX = ".jsonl"
-"""`replay:` of a file with this suffix reads an AutoDE results file."""
-
-
-def _build_replay(request: RoleRequest) -> object:
-    """`replay:DIR` (ToolTalk predictions) or `replay:FILE.jsonl` (an AutoDE results file)."""
-    if not request.argument:
-        raise ValueError("replay needs a folder or a results file: --assistant replay:DIR")
-    path = Path(request.argument).expanduser()
-    if path.suffix == RESULTS_SUFFIX and not path.is_dir():
-        return autode.build_results_replay(request)
-    return tooltalk.build_replay_assistant(request)
-
-
-REPLAY = RoleKind(
-    "replay",
-    _build_replay,
-    "Saved predictions in ToolTalk's output layout, executed again; or a published "
-    "AutoDE results file, read as a recording.",
-    "replay:DIR|FILE.jsonl",
-)
 
 
 def _default_texts() -> PromptTexts:
@@ -60,8 +39,19 @@ def _default_texts() -> PromptTexts:
     return prompt_texts_of(toolsandbox.toolsandbox_prompts())
 
 
-def register(catalog: Catalog) -> None:
-    """Register every built-in part of toolplay, then the three published methods."""
+def _replay_kind(catalog: Catalog) -> RoleKind:
+    """`replay:PATH`: saved outputs of an assistant, read by the format the methods register."""
+    return RoleKind(
+        "replay",
+        catalog.replay,
+        "Saved outputs read back: ToolTalk's predictions (executed again), AutoDE's results "
+        "files (read as recordings), or a plugin's format.",
+        "replay:PATH",
+    )
+
+
+def register_core(catalog: Catalog) -> None:
+    """Register toolplay's own parts (see the module docstring)."""
     catalog.add_presentation(toolplay_presentation(_default_texts))
     for domain in builtin_domains():
         catalog.add_domain(domain)
@@ -70,7 +60,7 @@ def register(catalog: Catalog) -> None:
         catalog.add_scorer(scorer)
     for mode in builtin_modes():
         catalog.add_mode(mode)
-    for kind in (*builtin_assistant_kinds(), REPLAY):
+    for kind in (*builtin_assistant_kinds(), _replay_kind(catalog)):
         catalog.add_assistant(kind)
     for kind in builtin_user_kinds():
         catalog.add_user(kind)
@@ -78,6 +68,11 @@ def register(catalog: Catalog) -> None:
         catalog.add_user_check(check)
     catalog.add_suite("quick", folder_suite("quick", QUICK), QUICK)
     catalog.add_suite("sandbox", variant_suite("sandbox", SANDBOX), SANDBOX)
+
+
+def register(catalog: Catalog) -> None:
+    """Register toolplay's own parts, then the three published methods."""
+    register_core(catalog)
     toolsandbox.register(catalog)
     tooltalk.register(catalog)
     autode.register(catalog)

@@ -25,9 +25,18 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from toolplay.clients import ModelOptions, ResponseCache
-from toolplay.conversation import Mode
-from toolplay.roles import Assistant, Presentation, RoleKind, RoleRequest, RoleSpecError, User
+from toolplay.clients import ModelOptions, ResponseCache, RoleOptionError
+from toolplay.conversation import Mode, PlaySettings
+from toolplay.errors import InputError
+from toolplay.roles import (
+    Assistant,
+    Presentation,
+    ReplayFormat,
+    RoleKind,
+    RoleRequest,
+    RoleSpecError,
+    User,
+)
 from toolplay.scenarios import (
     LoadContext,
     Scenario,
@@ -40,6 +49,7 @@ from toolplay.scenarios import (
     setup_scenario,
 )
 from toolplay.scoring import Scorer, ScoringContext, ScoringSettings, scoring_context
+from toolplay.settings import Settings
 from toolplay.tools import Domain, ToolCatalog
 from toolplay.users import UserCheck, UserChecking, UserFactsSource
 
@@ -53,8 +63,11 @@ ENTRY_POINT_GROUP = "toolplay.plugins"
 
 Register = Callable[["Catalog"], None]
 
+_CORE_PREFIXES = ("user_", "ci_")
+"""Option-name prefixes of the core's own settings (a user's model options, the intervals')."""
 
-class CatalogError(ValueError):
+
+class CatalogError(InputError):
     """A plugin could not be loaded, or registered something twice or incompletely."""
 
 
@@ -71,6 +84,9 @@ class Catalog:
         self._assistants: dict[str, RoleKind] = {}
         self._users: dict[str, RoleKind] = {}
         self._presentations: dict[str, Presentation] = {}
+        self._replays: dict[str, ReplayFormat] = {}
+        self._play_fields: dict[str, type[Settings]] = {}
+        self._scoring_fields: dict[str, type[Settings]] = {}
         self._user_checks: dict[str, UserCheck] = {}
         self._user_facts: dict[str, UserFactsSource] = {}
         self.plugins: list[str] = []
@@ -97,14 +113,67 @@ class Catalog:
         self._add(self._importers, "importer", SuiteSource(name, load, description, argument))
 
     def add_mode(self, mode: Mode) -> None:
-        """A mode of play (`--mode NAME`)."""
+        """A mode of play (`--mode NAME`), with its settings when it declares some."""
+        self._check_settings(mode.settings, f"mode {mode.name!r}")
         self._add(self._modes, "mode", mode)
+        self._add_settings(self._play_fields, mode.settings)
 
     def add_scorer(self, scorer: Scorer) -> None:
-        """A scoring method, named by scenarios' `evaluation`, with its metrics."""
+        """A scoring method, named by scenarios' `evaluation`, with its metrics (and its
+        settings when it declares some).
+        """
         if not scorer.metrics:
             raise CatalogError(f"scorer {scorer.name!r} declares no metrics")
+        self._check_settings(scorer.settings, f"scorer {scorer.name!r}")
         self._add(self._scorers, "scorer", scorer)
+        self._add_settings(self._scoring_fields, scorer.settings)
+
+    def add_replay_format(self, replay: ReplayFormat) -> None:
+        """A kind of saved output `--assistant replay:PATH` reads back."""
+        self._add(self._replays, "replay format", replay)
+
+    def replay(self, request: RoleRequest) -> object:
+        """The role `replay:PATH` names: built by the first registered format that accepts
+        PATH, else by the one that takes any PATH.
+
+        Raises:
+            RoleOptionError: No PATH was given, or no format reads it.
+        """
+        formats = list(self._replays.values())
+        if not request.argument:
+            what = " or ".join(f.what for f in formats) or "saved outputs"
+            usages = "|".join(f.usage.removeprefix("replay:") for f in formats) or "PATH"
+            raise RoleOptionError(f"replay needs {what}: --assistant replay:{usages}")
+        path = Path(request.argument).expanduser()
+        chosen = next((f for f in formats if f.accepts is not None and f.accepts(path)), None)
+        chosen = chosen or next((f for f in formats if f.accepts is None), None)
+        if chosen is None:
+            known = ", ".join(f"{f.usage} ({f.what})" for f in formats) or "none registered"
+            raise RoleOptionError(f"replay: {path} is none of the saved outputs read: {known}")
+        return chosen.build(request)
+
+    def _check_settings(self, model: type[Settings] | None, where: str) -> None:
+        """Refuse settings whose field names clash with another model's or the core's.
+
+        Every setting is reached by its name alone (`--option NAME=VALUE`), so a name means
+        one thing in a catalog; two modes may share one model (AutoDE's protocol modes do).
+        """
+        if model is None:
+            return
+        core = set(PlaySettings.model_fields) | set(ModelOptions.model_fields)
+        for name in model.model_fields:
+            owner = self._play_fields.get(name) or self._scoring_fields.get(name)
+            if owner is not None and owner is not model:
+                raise CatalogError(
+                    f"{where}: setting {name!r} is declared by {owner.__name__} already"
+                )
+            if name in core or name.startswith(_CORE_PREFIXES):
+                raise CatalogError(f"{where}: setting {name!r} clashes with a core option")
+
+    @staticmethod
+    def _add_settings(table: dict[str, type[Settings]], model: type[Settings] | None) -> None:
+        for name in model.model_fields if model is not None else ():
+            table[name] = model  # type: ignore[assignment]
 
     def add_assistant(self, kind: RoleKind) -> None:
         """A kind of assistant (`--assistant KIND[:ARGUMENT]`)."""
@@ -171,6 +240,21 @@ class Catalog:
     def users(self) -> Mapping[str, RoleKind]:
         """Kinds of user by name."""
         return self._users
+
+    @property
+    def play_settings(self) -> Mapping[str, type[Settings]]:
+        """Every setting the modes declare: field name -> the model declaring it."""
+        return self._play_fields
+
+    @property
+    def scoring_settings(self) -> Mapping[str, type[Settings]]:
+        """Every setting the scorers declare: field name -> the model declaring it."""
+        return self._scoring_fields
+
+    @property
+    def replay_formats(self) -> Mapping[str, ReplayFormat]:
+        """What `--assistant replay:PATH` reads, by name."""
+        return self._replays
 
     @property
     def presentations(self) -> Mapping[str, Presentation]:

@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Role = Literal["system", "user", "assistant", "environment"]
 """The parties of a conversation. `environment` executes tools."""
@@ -77,6 +77,13 @@ class ModelExchange(BaseModel):
     prompt: str | None = Field(default=None, description="Local models: the exact prompt text.")
     output: str | None = Field(default=None, description="Local models: the raw output text.")
     cached: bool = Field(default=False, description="Served from the response cache.")
+    previous: int | None = Field(
+        default=None,
+        description="Stored once per message (exchange format 2): the bus index of the "
+        "message whose exchange's request began with the `prefix` messages this request "
+        "begins with; they are left out of `request.messages` here.",
+    )
+    prefix: int = Field(default=0, description="How many leading request messages are left out.")
 
 
 class Message(BaseModel):
@@ -198,6 +205,83 @@ class Trajectory(BaseModel):
     def real_tool_name(self, shown: str) -> str:
         """The real tool behind a name the assistant used (itself when not renamed)."""
         return self.tool_names.get(shown, shown)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _whole_exchanges(cls, data: Any) -> Any:
+        """Stored exchanges (format 2) read back whole: each request with all its messages."""
+        if isinstance(data, dict) and data.get("exchange_format") == EXCHANGE_FORMAT:
+            data = expand_exchanges(data)
+        return data
+
+
+EXCHANGE_FORMAT = 2
+"""Exchange records stored once per message (`compact_exchanges`); format 1 (no marker):
+every request whole, the conversation repeated in each."""
+
+
+def _request_messages(message: dict[str, Any]) -> list[Any] | None:
+    exchange = message.get("exchange")
+    request = exchange.get("request") if isinstance(exchange, dict) else None
+    found = request.get("messages") if isinstance(request, dict) else None
+    return found if isinstance(found, list) else None
+
+
+def compact_exchanges(data: dict[str, Any]) -> dict[str, Any]:
+    """A trajectory's JSON data with each request's messages stored once per message.
+
+    A chat request repeats the conversation so far, so storing each whole grows with the
+    square of the conversation's length. Here a request keeps only the messages after the
+    longest prefix it shares with the previous request of the same sender (the assistant's,
+    or a simulated user's own chat): `previous` names that message, `prefix` the count. Data
+    without exchanges is returned as it is; `expand_exchanges` undoes it exactly.
+    """
+    messages = data.get("messages") or []
+    if not any(_request_messages(m) for m in messages):
+        return data
+    last: dict[Any, tuple[int, list[Any]]] = {}
+    out = []
+    for message in messages:
+        whole = _request_messages(message)
+        if whole is None:
+            out.append(message)
+            continue
+        before = last.get(message.get("sender"))
+        last[message.get("sender")] = (message["index"], whole)
+        shared = 0
+        if before is not None:
+            limit = min(len(before[1]), len(whole))
+            while shared < limit and before[1][shared] == whole[shared]:
+                shared += 1
+        if not shared:
+            out.append(message)
+            continue
+        exchange = dict(message["exchange"])
+        exchange["request"] = {**exchange["request"], "messages": whole[shared:]}
+        exchange["previous"], exchange["prefix"] = before[0], shared  # type: ignore[index]
+        out.append({**message, "exchange": exchange})
+    return {**data, "messages": out, "exchange_format": EXCHANGE_FORMAT}
+
+
+def expand_exchanges(data: dict[str, Any]) -> dict[str, Any]:
+    """The inverse of `compact_exchanges`: every request with all its messages again."""
+    whole_at: dict[int, list[Any]] = {}
+    out = []
+    for message in data.get("messages") or []:
+        exchange = message.get("exchange") if isinstance(message, dict) else None
+        messages = _request_messages(message) if isinstance(message, dict) else None
+        if messages is None or not isinstance(exchange, dict):
+            out.append(message)
+            continue
+        previous = exchange.get("previous")
+        if previous is not None:
+            messages = [*whole_at[previous][: exchange.get("prefix", 0)], *messages]
+            exchange = {k: v for k, v in exchange.items() if k not in ("previous", "prefix")}
+            exchange["request"] = {**exchange["request"], "messages": messages}
+            message = {**message, "exchange": exchange}
+        whole_at[message["index"]] = messages
+        out.append(message)
+    return {k: v for k, v in data.items() if k != "exchange_format"} | {"messages": out}
 
 
 def turn_count(messages: Sequence[Message]) -> int:

@@ -2,11 +2,13 @@
 
 For each scenario: the file loaded (done by `load_suite`), reference calls marked `check`
 reproduce their recorded result or exception, and the oracle with the scripted user scores 1.0
-in the scenario's own mode. Per-method checks (minefields silent on the reference, ...) come
-with the method's scorer, which reports them in the score details as `validation_problems`.
-A scorer with vetoes (ToolSandbox's minefields) also gives trajectories that should fire each
-one (`Scorer.veto_probes`); a veto none of them fires is reported, since a veto no trajectory
-can fire checks nothing (the reference solution, which must not fire it, cannot show that).
+in the scenario's own mode. The suite, mode, presentation and roles are resolved by the same
+run plan as a run's (`runs.resolve_run`). Per-method checks (minefields silent on the
+reference, ...) come with the method's scorer, which reports them in the score details as
+`validation_problems`. A scorer with vetoes (ToolSandbox's minefields) also gives trajectories
+that should fire each one (`Scorer.veto_probes`); a veto none of them fires is reported, since
+a veto no trajectory can fire checks nothing (the reference solution, which must not fire it,
+cannot show that).
 A scenario whose solution the suite's presentation cannot play (`Presentation.unsolvable`: a
 reference defect a reference presentation keeps, so its requests and numbers stay the paper's)
 is listed as known, with the reason, and its solution is played under toolplay's presentation
@@ -17,13 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from toolplay.catalog import Catalog, CatalogError, build_catalog
-from toolplay.conversation import Mode, PlayRequest
+from toolplay.conversation import Mode, Player, PlayRequest
 from toolplay.messages import ToolCall
-from toolplay.roles import OracleAssistant, Presentation, ScriptedUser
-from toolplay.scenarios import CallExecutor, Scenario, ScenarioSetup
+from toolplay.roles import OracleAssistant, ScriptedUser
+from toolplay.runs import RunConfig, RunPlan, resolve_run
+from toolplay.scenarios import CallExecutor, ScenarioSetup
 from toolplay.scoring import ReferenceCheck, Scorer, ScoringContext, score_trajectory
 from toolplay.tools import ToolCrash
 
@@ -98,27 +101,20 @@ def check_reference_results(
 
 
 async def _validate(
-    catalog: Catalog,
-    scenarios: list[Scenario],
-    mode: Mode,
-    context: ScoringContext,
-    presentation: Presentation,
-    known: list[str],
+    plan: RunPlan, player: Player, fallback: Player, context: ScoringContext, known: list[str]
 ) -> list[str]:
     failures: list[str] = []
-    oracle, user = OracleAssistant(), ScriptedUser()
-    for scenario in scenarios:
+    catalog = plan.catalog
+    for scenario in plan.scenarios:
         setup = catalog.setup(scenario)
         scorer = catalog.scorer(scenario.evaluation)
         failures += check_reference_results(
-            setup, scorer.reference_check, presentation.executor(setup)
+            setup, scorer.reference_check, plan.presentation.executor(setup)
         )
-        shown = presentation
-        why = presentation.unsolvable(setup)
+        why = plan.presentation.unsolvable(setup)
         if why is not None:
             known.append(f"{scenario.id}: {why}")
-            shown = catalog.presentation("toolplay")  # the scenario itself must still be sound
-        trajectory = await mode.play(PlayRequest(setup, oracle, user, presentation=shown))
+        trajectory = await (player if why is None else fallback).play(setup, 0)
         if trajectory.termination in ("infrastructure_error", "assistant_error"):
             first_line = (trajectory.error or "").splitlines()[0:1]
             failures.append(
@@ -136,7 +132,7 @@ async def _validate(
         failures += [f"{scenario.id}: {problem}" for problem in problems]
         if result.score is None or result.score < 1.0:
             failures.append(f"{scenario.id}: oracle scored {result.score} (expected 1.0)")
-        failures += await check_vetoes(catalog, setup, scorer, mode, context)
+        failures += await check_vetoes(catalog, setup, scorer, plan.mode, context)
     return failures
 
 
@@ -175,12 +171,10 @@ def validate_suite(
     catalog = catalog or build_catalog()
     if mode is not None and mode not in catalog.modes:  # before loading: fail fast on a typo
         raise CatalogError(f"--mode: {mode!r} is not a mode; known: {', '.join(catalog.modes)}")
-    suite = catalog.load_suite(spec)
-    chosen = catalog.mode(suite.mode(mode))
-    context = catalog.scoring_context(suite.scenarios)
-    presentation = catalog.presentation(suite.presentation)
+    plan = resolve_run(RunConfig(suite=spec, mode=mode), catalog, intent="play")
+    roles = plan.roles()  # the oracle and the scripted user
+    player = plan.player(*roles)
+    fallback = replace(plan, presentation=catalog.presentation("toolplay")).player(*roles)
     known: list[str] = []
-    failures = asyncio.run(
-        _validate(catalog, list(suite.scenarios), chosen, context, presentation, known)
-    )
-    return ValidationReport(checked=len(suite.scenarios), failures=failures, known=known)
+    failures = asyncio.run(_validate(plan, player, fallback, plan.scoring_context(), known))
+    return ValidationReport(checked=len(plan.scenarios), failures=failures, known=known)

@@ -46,7 +46,7 @@ def test_the_oracle_scores_one_in_static_mode(tmp_path: Path) -> None:
     assert summary["mode"] == "autode-static" and summary["completed"] == len(SUITE)
     metrics = summary["metrics"]
     assert (metrics["slot_precision"], metrics["slot_recall"], metrics["slot_f1"]) == (1, 1, 1)
-    assert sum(metrics["failures"].values()) == 0
+    assert sum(summary["sections"]["slots"]["failures"].values()) == 0
     assert summary["termination"] == {"completed": len(SUITE)}
 
 
@@ -55,7 +55,7 @@ def test_the_no_call_assistant_scores_zero_never_called(tmp_path: Path, mode: st
     summary = run(tmp_path / mode, "--mode", mode, "--assistant", "no-call")
     metrics = summary["metrics"]
     assert metrics["slot_f1"] == 0.0 and metrics["slot_recall"] == 0.0
-    assert metrics["failures"]["never_called"] == len(SUITE)
+    assert summary["sections"]["slots"]["failures"]["never_called"] == len(SUITE)
     assert all(v["slot_f1"] == 0.0 for v in summary["by_category"].values())
 
 
@@ -94,7 +94,7 @@ def test_a_model_driven_user_answers_from_the_script(tmp_path: Path) -> None:
 
 def test_trials_give_the_spread_over_trials(tmp_path: Path) -> None:
     summary = run(tmp_path / "trials", "--trials", "2", "--limit", "10")
-    spread = summary["metrics"]["over_trials"]["slot_f1"]
+    spread = summary["sections"]["slots"]["over_trials"]["slot_f1"]
     assert spread == {"mean": 1.0, "std": 0.0} and summary["metrics"]["dialogues"] == 20
 
 

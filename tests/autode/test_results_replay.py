@@ -31,7 +31,8 @@ def expected_files() -> list[dict[str, Any]]:
 
 
 def replay_metrics(suite: Suite, file: Path, requested: int = 1) -> dict[str, Any]:
-    """Every (dialogue, trial) of a results file read and scored in process."""
+    """Every (dialogue, trial) of a results file read and scored in process: the metrics and
+    AutoDE's section (failures, spread over trials) together."""
     replay = AutodeResultsReplay(file)
     trials = replay.trials([s.id for s in suite.scenarios], requested)
     records = [
@@ -39,7 +40,8 @@ def replay_metrics(suite: Suite, file: Path, requested: int = 1) -> dict[str, An
         for s in suite.scenarios
         for t in range(trials)
     ]
-    return dict(support.summarise(records)["metrics"])
+    summary = support.summarise(records)
+    return {**summary["metrics"], **summary["sections"]["slots"]}
 
 
 @pytest.mark.parametrize("expected", expected_files(), ids=lambda e: Path(e["file"]).name)
@@ -163,11 +165,11 @@ def test_the_cli_writes_a_run_for_a_results_file(autode_dir: Path, tmp_path: Pat
     )
     assert result.exit_code == 0, result.output
     summary = json.loads((out / "summary.json").read_text())
-    metrics = summary["metrics"]
+    metrics, slots = summary["metrics"], summary["sections"]["slots"]
     assert abs(metrics["slot_f1"] - 0.6482460781853363) < TOLERANCE
     assert abs(metrics["slot_precision"] - 0.6551860478490914) < TOLERANCE
-    assert metrics["over_trials"]["slot_f1"]["std"] is None
-    assert metrics["failure_reasons"]["Round limit reached"] == 16
+    assert slots["over_trials"]["slot_f1"]["std"] is None
+    assert slots["failure_reasons"]["Round limit reached"] == 16
     assert summary["trials"]["k"] == 1 and summary["completed"] == 276
     assert summary["mode"] == "autode-protocol" and summary["termination"]["turn_limit"] == 16
     rescored = runner.invoke(app, ["score", str(out)])

@@ -11,21 +11,17 @@ from hypothesis import strategies as st
 
 import support
 from support import load_suite, parse_scenario, score_slots, score_trajectory
+from toolplay.catalog import build_catalog
 from toolplay.messages import (
     Message,
     ToolCall,
     Trajectory,
 )
 from toolplay.methods import autode
-from toolplay.methods.autode import aggregate_slots, slot_label
+from toolplay.methods.autode import CallRecord, SlotEvidence, aggregate_slots, slot_label
+from toolplay.runs import RunConfig, SettingError, resolve_settings
 from toolplay.scenarios import Scenario
-from toolplay.scoring import (
-    CallRecord,
-    ScenarioScore,
-    ScoringContext,
-    ScoringSettings,
-    SlotEvidence,
-)
+from toolplay.scoring import ScenarioScore, ScoringContext, ScoringSettings
 
 SUITE = {s.id: s for s in load_suite("autode").scenarios}
 CONVERT = SUITE["autode_units_miles_to_km"]  # unit_conversion(5, miles, kilometers)
@@ -140,7 +136,10 @@ def test_accepted_alternatives_count_only_under_lenient_matching() -> None:
 
 def test_an_unknown_matching_is_refused() -> None:
     with pytest.raises(ValueError, match="slot_matching"):
-        ScoringSettings.model_validate({"slot_matching": "fuzzy"})
+        autode.SlotSettings.model_validate({"slot_matching": "fuzzy"})
+    config = RunConfig.model_validate({"scoring": {"slot_matching": "fuzzy"}})
+    with pytest.raises(SettingError, match="slot_matching: input should be 'exact' or 'lenient'"):
+        resolve_settings(config, build_catalog(installed=False))
 
 
 def test_null_and_empty_predicted_values_are_dropped() -> None:
@@ -276,7 +275,7 @@ def test_the_summary_macro_averages_counts_failures_and_spreads_over_trials() ->
     assert metrics["slot_f1"] == pytest.approx(0.375)
     assert metrics["slot_precision"] == pytest.approx(0.375)
     assert metrics["dialogues"] == 4
-    assert metrics["failures"] == {
+    assert summary["sections"]["slots"]["failures"] == {
         "never_called": 1,
         "wrong_function": 1,
         "parse_failure": 0,
@@ -284,7 +283,7 @@ def test_the_summary_macro_averages_counts_failures_and_spreads_over_trials() ->
         "assistant_error": 0,
     }
     assert metrics["trials"] == 2
-    assert metrics["over_trials"]["slot_f1"] == {
+    assert summary["sections"]["slots"]["over_trials"]["slot_f1"] == {
         "mean": pytest.approx(0.375),
         "std": pytest.approx(0.125 * 2**0.5),  # sample std of the trial means 0.5, 0.25
     }
@@ -298,9 +297,9 @@ def test_the_summary_macro_averages_counts_failures_and_spreads_over_trials() ->
         "trials": 4,
     }
     assert set(summary["by_category"]) == {"single_user_turn", "single_tool_call"}
-    single = support.summarise(records[:2])["metrics"]
-    assert single["over_trials"]["slot_f1"] == {"mean": 0.5, "std": None}
-    assert single["slot_f1"] == 0.5
+    single = support.summarise(records[:2])
+    assert single["sections"]["slots"]["over_trials"]["slot_f1"] == {"mean": 0.5, "std": None}
+    assert single["metrics"]["slot_f1"] == 0.5
 
 
 def test_unscored_records_are_left_out_of_the_summary() -> None:

@@ -184,9 +184,15 @@ def test_the_api_key_is_never_written_or_logged(
     caplog.set_level(logging.DEBUG)
     server.set_faults(FaultPlan(script=["rate_limit", "server_error"]))
     cache = tmp_path / "cache.sqlite"
-    code, output, _ = invoke(
-        server, tmp_path / "run", "--user", "openai:sim", "--cache", str(cache), "--limit", "2"
-    )
+    toolplay_logs = logging.getLogger("toolplay")  # the CLI stops them from reaching the root
+    toolplay_logs.addHandler(caplog.handler)
+    try:
+        code, output, _ = invoke(
+            server, tmp_path / "run", "--user", "openai:sim", "--cache", str(cache), "--limit", "2"
+        )
+    finally:
+        toolplay_logs.removeHandler(caplog.handler)
+    assert any(r.name.startswith("toolplay.") for r in caplog.records)  # the retry warnings
     assert code == 0, output
     assert any(r.authorization == f"Bearer {SECRET}" for r in server.requests)  # it was used
     files = [p for p in tmp_path.rglob("*") if p.is_file()]

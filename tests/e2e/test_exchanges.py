@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from support import load_suite, run_on_endpoint, trajectory_lines
+from toolplay.messages import EXCHANGE_FORMAT, expand_exchanges
 from toolplay.testing import ChatServer, ReferenceResponder
 
 QUICK = load_suite("quick").scenarios
@@ -41,7 +42,14 @@ def run(server: ChatServer, out: Path, *args: str) -> list[dict[str, Any]]:
     )
     assert code == 0, output
     lines = trajectory_lines(out, QUICK[0].id)
-    return [line for line in lines if line["type"] == "message" and line["sender"] == "assistant"]
+    header = lines[0]
+    messages = [line for line in lines if line["type"] == "message"]
+    stored = [m for m in messages if m["sender"] == "assistant" and m.get("exchange")]
+    if stored:  # format 2: each request holds only what the previous one did not
+        assert header["exchange_format"] == EXCHANGE_FORMAT
+        assert all(m["exchange"]["prefix"] > 0 for m in stored[1:])
+    whole = expand_exchanges({**header, "messages": messages})["messages"]
+    return [m for m in whole if m["sender"] == "assistant"]
 
 
 def test_endpoint_answers_keep_the_request_and_response_as_exchanged(

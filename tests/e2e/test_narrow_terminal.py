@@ -1,4 +1,4 @@
-"""Issue 14 item 12: help, `suites` and `tools` read whole at 80 columns; `tools NAME`.
+"""Issue 14 item 12: help, `suites`, `tools` and `glossary` read whole at 80 columns.
 
 The commands run in a fresh interpreter whose `COLUMNS` is 80 before `toolplay.cli` is
 imported (the consoles read the width once), each through Click's runner."""
@@ -26,6 +26,7 @@ COMMANDS = [
     ["tools", "search_reminder"],
     ["tools", "send_mesage"],
     ["run", "--suite", "tooltalk", "--out", "never"],
+    ["glossary"],
 ]
 SCRIPT = textwrap.dedent(
     """
@@ -103,3 +104,20 @@ def test_a_bare_importer_name_says_to_give_its_folder(outputs: dict[str, dict[st
     assert result["code"] == 2
     assert "tooltalk reads a folder: give it after the colon, --suite tooltalk:DIR" in result["err"]
     assert not Path("never").exists()
+
+
+def test_the_glossary_shows_every_metric_name_and_meaning_whole(
+    outputs: dict[str, dict[str, Any]],
+) -> None:
+    """Issue 24 item 4: six columns cut names ("milestone…") and left the meaning a few
+    letters wide; at 80 columns each metric is a block, its words whole."""
+    from support import CATALOG  # noqa: PLC0415
+    from toolplay.report import glossary  # noqa: PLC0415
+
+    text = outputs["glossary"]["out"]
+    lines = text.splitlines()
+    printed = set(" ".join(text.split()).split())
+    for metric, scorer, meaning, *_ in glossary(CATALOG.scorers):
+        name = metric.strip("`")
+        assert any(line.startswith(f"{name}  ({scorer.strip('`')} ") for line in lines), name
+        assert set(meaning.replace("`", "").split()) <= printed, meaning

@@ -1,16 +1,17 @@
-"""A new user's first hour (issues 14, 21): the docs' commands, in order, from a fresh clone.
+"""A new user's first hour (issues 14, 21, 24): the docs' commands, in order, from a fresh clone.
 
 The repository's files are copied into `WORK/toolplay` beside `WORK/shared` (the reference
 data, as in the docs' `../shared/...` paths), and every command of the `bash` blocks of
-README.md, then docs/*.md, then src/toolplay/methods/*/README.md runs there, in that order, as
-a real `toolplay` process (`toolplay_process`). Each command has a rule: what the docs say it
-prints (and its exit status), or why the walk-through cannot run it here (a placeholder such
-as `MODEL`, a key, an optional extra) — those that need a key are still run, to check they are
-refused before any call. A command without a rule fails the test, so a new command gets its
-check.
-
-`coin.py` is the docs' own plugin text (docs/comparing.md); `human.csv` is written as the docs
-describe the format (the repository does not ship one).
+README.md, then docs/*.md (in the order the README's table of documents lists them), then
+src/toolplay/methods/*/README.md runs there, in that order, as a real process: `toolplay`
+through `toolplay_process`, a shell command (`printf ... >`) and `inspect eval` through bash
+with the venv first on PATH. A `python` block whose first line is `# NAME.py` is that file,
+written into the clone before the commands run (docs/comparing.md's `coin.py` plugin,
+docs/getting-started.md's `my_agent.py` assistant). Each command has a rule: what the docs say
+it prints (numbers and scores included: those quoted in the text are read from it) and its
+exit status, or why it cannot run here (a placeholder such as `MODEL`, a key, a cluster) —
+those that need a key are still run, to check they are refused before any call. A command
+without a rule fails the test, so a new command gets its check.
 """
 
 from __future__ import annotations
@@ -20,15 +21,17 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from .conftest import ToolplayProcess
+from .conftest import CliResult, ToolplayProcess
 
 REPO = Path(__file__).parents[2]
 SHARED = (REPO / ".." / "shared").resolve()
+BIN = Path(sys.executable).parent
 README = REPO / "README.md"
 
 
@@ -71,6 +74,8 @@ RULES = [
         needs_shared=True,
     ),
     Rule(r"^toolplay compare runs/tt-sta runs/tt-dyn", skip="compares runs that need a model"),
+    Rule(r"^toolplay run --suite quick --assistant python:my_agent:respond", ("similarity",)),
+    Rule(r"^printf .* > human\.csv$"),
     Rule(r"^toolplay suites$", ("toolsandbox", "1032 scenarios")),
     Rule(r"^toolplay validate --suite toolsandbox$", ("ok: 1032 scenario(s)", "passed validation")),
     Rule(r"^toolplay run --suite toolsandbox --assistant openai:gpt-4o\S* ", expect=KEY, code=2),
@@ -105,7 +110,9 @@ RULES = [
         needs_shared=True,
     ),
     Rule(r"^toolplay compare human:llama70b=", skip="needs human and dynamic runs of 3 models"),
-    Rule(r"^(pip install|inspect )", skip="the optional Inspect extra (tests/integrations)"),
+    Rule(r"^pip install", skip="installs (make test has the inspect extra installed)"),
+    Rule(r"^inspect eval toolplay/sandbox +--model mockllm/model", ("similarity",)),
+    Rule(r"^inspect (eval|view)", skip="placeholder model or a viewer (tests/integrations)"),
     Rule(
         r"^toolplay (import-inspect|report runs/inspect|compare runs/inspect)",
         skip="an Inspect log",
@@ -128,7 +135,7 @@ RULES = [
         ("Agreement per scenario", "Paired differences: a = oracle, b = no-call"),
     ),
     Rule(
-        r"^toolplay compare runs/oracle runs/no-call --human human.csv",
+        r"^toolplay compare runs/oracle runs/my-agent --human human.csv",
         ("Agreement per scenario", "human", "Comparison written to compare.html"),
     ),
 ]
@@ -211,8 +218,40 @@ def fresh_clone(root: Path) -> Path:
     return clone
 
 
-def coin_plugin(text: str) -> str:
-    return next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "# coin.py" in b)
+def python_files(text: str) -> dict[str, str]:
+    """The `python` blocks that open with `# NAME.py`: the files they are, by name."""
+    found = {}
+    for block in re.findall(r"```python\n(.*?)```", text, re.S):
+        if match := re.match(r"# (\S+\.py)\n", block):
+            found[match.group(1)] = block
+    return found
+
+
+def quoted(text: str, pattern: str) -> str:
+    """A number the docs quote (the first group of `pattern` in `text`)."""
+    match = re.search(pattern, text, re.S)
+    assert match is not None, f"the docs no longer say {pattern!r}"
+    return match.group(1)
+
+
+def said_for(command: str, text: str) -> tuple[str, ...]:
+    """Numbers the docs quote for what `command` prints, beyond its rule's."""
+    if "coin:steady" in command:
+        return said_for_steady(text)
+    if "python:my_agent:respond" in command:
+        return (quoted(text, r"my-agent\n```\n\nprints `similarity ([\d.]+)`"),)
+    if command.startswith("toolplay compare runs/oracle runs/my-agent"):
+        return (quoted(text, r"disagree, Pearson `(-?[\d.]+)`"),)
+    return ()
+
+
+def shell(command: str, cwd: Path) -> CliResult:
+    """A command of the docs that is not `toolplay`, run by bash with the venv first on PATH."""
+    env = {**ToolplayProcess.environment(), "PATH": f"{BIN}:{os.environ['PATH']}"}
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
+    return CliResult(done.returncode, done.stdout, done.stderr)
 
 
 def test_the_readme_commands_work_as_the_readme_says(
@@ -221,13 +260,8 @@ def test_the_readme_commands_work_as_the_readme_says(
     texts = [path.read_text(encoding="utf-8") for path in documents()]
     text = "\n".join(texts)
     clone = fresh_clone(tmp_path)
-    (clone / "coin.py").write_text(coin_plugin(text), encoding="utf-8")
-    quick = ["quick_add_contact", "quick_send_with_cellular_off", "quick_text_contact"]
-    quick += ["quick_update_number", "quick_wifi_on"]
-    (clone / "human.csv").write_text(
-        "scenario_id,score\n" + "".join(f"{s},{0.2 * i}\n" for i, s in enumerate(quick)),
-        encoding="utf-8",
-    )
+    for name, source in python_files(text).items():
+        (clone / name).write_text(source, encoding="utf-8")
     variables: dict[str, str] = {}
     ran: list[str] = []
     for command in loops([c for t in texts for c in readme_commands(t)]):
@@ -238,22 +272,23 @@ def test_the_readme_commands_work_as_the_readme_says(
             variables[assignment.group(1)] = assignment.group(2)
         if rule.skip or (rule.needs_shared and not SHARED.is_dir()):
             continue
+        if command.startswith("inspect ") and not (BIN / "inspect").exists():
+            continue  # the optional extra (make test installs it)
         line = re.sub(r"\$(\w+)", lambda m: variables.get(m.group(1), m.group(0)), command)
         args = shlex.split(line)
-        assert args[0] == "toolplay", command
         env_key = os.environ.pop("OPENAI_API_KEY", None)
         try:
-            result = toolplay_process(*args[1:], cwd=clone, timeout=600)
+            if args[0] == "toolplay":
+                result = toolplay_process(*args[1:], cwd=clone, timeout=600)
+            else:
+                result = shell(line, clone)
         finally:
             if env_key is not None:
                 os.environ["OPENAI_API_KEY"] = env_key
         said = result.stdout + result.stderr
         assert result.code == rule.code, f"{command}\n{said[-3000:]}"
-        for needle in rule.expect:
+        for needle in (*rule.expect, *said_for(command, text)):
             assert needle in said, f"{command}: {needle!r} not printed\n{said[-3000:]}"
-        if "coin:steady" in command:  # the numbers the docs quote for this run
-            for needle in said_for_steady(text):
-                assert needle in said, f"{command}: {needle!r} not printed\n{said[-3000:]}"
         if command.startswith("toolplay compare runs/steady runs/shaky"):
             for row in said_for_compare(text):
                 assert any(all(cell in out for cell in row) for out in said.splitlines()), row

@@ -19,6 +19,8 @@ from support import load_suite
 from toolplay.cli import app
 from toolplay.testing import ChatServer, FaultPlan, ReferenceResponder
 
+from .conftest import ToolplayProcess
+
 AGENT = """
 def broken(messages, tools):
     return helper(messages)
@@ -97,3 +99,19 @@ def test_a_run_served_from_the_cache_says_so(server: ChatServer, tmp_path: Path)
         in line
         for line in note
     ), out
+
+
+def test_each_retry_prints_one_line_in_a_real_process(
+    server: ChatServer, tmp_path: Path, toolplay_process: ToolplayProcess
+) -> None:
+    """Scoring with ROUGE lets absl call `logging.basicConfig()` (a handler on the root
+    logger); the retries after it still print once, as toolplay's `warning:` line only."""
+    server.set_faults(FaultPlan(rates={"server_error": 0.3}, seed=3))
+    args = ["run", "--assistant", "openai:ref", "--base-url", server.base_url, "--concurrency"]
+    args += ["1", "--api-key-env", "K", "--out", str(tmp_path / "r"), *FAST]
+    result = toolplay_process(*args, cwd=tmp_path)
+    assert result.code == 0, result.stdout + result.stderr
+    retries = [line for line in result.stderr.splitlines() if "attempt" in line]
+    failed = sum(1 for request in server.requests if request.fault == "server_error")
+    assert failed >= 3 and len(retries) == failed, result.stderr
+    assert all(line.startswith("warning: openai:ref at ") for line in retries), retries

@@ -1,19 +1,23 @@
 """A plugin outside the package extends toolplay through the public API only.
 
-`tests/plugin_example/toolplay_counter` adds a domain, a scorer with its metric, a mode and a
-suite. It is loaded three ways: `--plugin` on the command line, `build_catalog([...])` in
-Python, and, in a real process, as an installed package's entry point (a `.dist-info` folder
-on the path, which is what `pip install` leaves behind), with no flag at all.
+`tests/plugin_example/toolplay_counter` adds a domain, a scorer with its metric, evidence
+model and viewer, success rule and summary section, a mode with its own setting, and a
+suite: everything a built-in method has. It is loaded three ways: `--plugin` on the command
+line, `build_catalog([...])` in Python, and, in a real process, as an installed package's
+entry point (a `.dist-info` folder on the path, which is what `pip install` leaves behind),
+with no flag at all.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -55,6 +59,7 @@ def test_the_plugin_runs_from_the_command_line(tmp_path: Path) -> None:
         "counter": "tea",
         "final": 3,
         "target": 3,
+        "increments": 1,
         "validation_problems": [],
     }
     floor = tmp_path / "floor"
@@ -171,3 +176,100 @@ def test_an_installed_plugin_needs_no_flag(tmp_path: Path) -> None:
         timeout=300,
     )
     assert listed.returncode == 0 and "counter" in listed.stdout
+
+
+ONE_BY_ONE = '''
+import json
+
+
+def agent(messages, tools):
+    """Count one at a time: one increment of the tea counter per call, three in all."""
+    done = sum(1 for m in messages if m["role"] == "tool")
+    if done < 3:
+        call = {"name": "increment_counter", "arguments": json.dumps({"name": "tea", "by": 1})}
+        return {"content": None, "tool_calls": [{"id": f"c{done}", "function": call}]}
+    return "Done."
+'''
+
+
+def one_by_one(tmp_path: Path) -> str:
+    """An assistant (python:FILE:agent) that increments the tea counter three times, by one."""
+    path = tmp_path / "one_by_one.py"
+    path.write_text(ONE_BY_ONE, encoding="utf-8")
+    return f"python:{path}:agent"
+
+
+def trajectory_evidence(out: Path, scenario: str) -> dict[str, Any]:
+    line = (out / "trajectories" / f"{scenario}.t0.jsonl").read_text().splitlines()[-1]
+    evidence: dict[str, Any] = json.loads(line)["evidence"]
+    return evidence
+
+
+def test_the_modes_own_setting_reaches_it_and_is_recorded(tmp_path: Path) -> None:
+    default = tmp_path / "default"
+    args = ["--plugin", PLUGIN, "run", "--suite", "counter", "--mode", "impatient"]
+    code, output = cli(*args, "--out", str(default))
+    assert code == 0, output
+    config = json.loads((default / "config.json").read_text())
+    assert config["play"]["patience"] == 2  # recorded with its default
+    agent = one_by_one(tmp_path)
+    capped = tmp_path / "capped"
+    code, output = cli(*args, "--assistant", agent, "--out", str(capped))
+    assert code == 0, output
+    assert trajectory_evidence(capped, "count_tea")["final"] == 2  # cut after two calls
+    patient = tmp_path / "patient"
+    code, output = cli(*args, "--assistant", agent, "--option", "patience=5", "--out", str(patient))
+    assert code == 0, output
+    assert json.loads((patient / "config.json").read_text())["play"]["patience"] == 5
+    assert trajectory_evidence(patient, "count_tea")["final"] == 3
+    code, output = cli(*args, "--option", "patience=0", "--out", str(tmp_path / "bad"))
+    assert code == 2
+    assert "--option patience: input should be greater than or equal to 1 (got 0)" in output
+    assert not (tmp_path / "bad").exists()
+
+
+def test_the_scorers_success_rule_evidence_view_and_section(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, output = cli(
+        "--plugin", PLUGIN, "run", "--suite", "counter", "--mode", "impatient",
+        "--assistant", one_by_one(tmp_path), "--option", "patience=5", "--out", str(out),
+    )  # fmt: skip
+    assert code == 0, output
+    result = summary(out)
+    # tea hit by three increments: a score of 1, but no success by the plugin's rule;
+    # coffee (target 1) counted no coffee at all
+    assert result["metrics"] == {"target_hit_rate": 0.5}
+    assert trajectory_evidence(out, "count_tea") == {
+        "kind": "counter_target",
+        "counter": "tea",
+        "final": 3,
+        "target": 3,
+        "increments": 3,
+        "validation_problems": [],
+    }
+    assert result["trials"]["pass_hat_k"] == {"1": 0.0}
+    assert result["sections"] == {"counter_target": {"above": 0, "below": 1}}
+    assert "misses.below" in output  # the section's rows in the terminal summary
+    code, output = cli("--plugin", PLUGIN, "report", str(out))
+    assert code == 0, output
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "misses.below" in html
+    entries = {e["id"]: e for e in report_entries(html)}
+    assert entries["count_tea"]["evidence"]["tables"] == [
+        {
+            "title": "Counter against its target",
+            "columns": ["counter", "final", "target", "increments"],
+            "rows": [["tea", "3", "3", "3"]],
+        }
+    ]
+    assert entries["count_tea"]["evidence"]["notes"] == ["hit"]
+
+
+def report_entries(html: str) -> list[dict[str, Any]]:
+    """The trajectory viewer's records in a report page."""
+    from toolplay.report._payload import unpack_payload
+
+    match = re.search(r'id="run-data">(.*?)</script>', html, re.S)
+    assert match is not None
+    entries: list[dict[str, Any]] = unpack_payload(json.loads(match.group(1)))["entries"]
+    return entries

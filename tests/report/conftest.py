@@ -163,7 +163,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     minefield_suite = root / "minefield.yaml"
     minefield_suite.write_text(yaml.safe_dump({"scenarios": [MINEFIELD_SCENARIO]}))
     plugin = ("--plugin", PLUGIN)
-    # infrastructure errors: the run exits 3 (see cli/_run.py EXIT_INFRASTRUCTURE)
+    # infrastructure errors: the run exits 3 (see toolplay.errors.INFRASTRUCTURE)
     invoke(*plugin, "run", "--assistant", "flaky", "--out", str(made["flaky"]), status=3)
     invoke(
         *plugin,

@@ -11,13 +11,9 @@ import pytest
 from scipy import stats
 from typer.testing import CliRunner
 
-from toolplay.analysis import ReportError, compare_runs, load_human_scores
-from toolplay.analysis._metrics import (
-    fmt,
-    ordered_metrics,
-)
+from toolplay.analysis import ReportError, compare_runs, load_human_scores, ordered
 from toolplay.cli import app
-from toolplay.scoring import MetricValues
+from toolplay.report._format import fmt
 
 HUMAN = {
     "quick_add_contact": 0.9,
@@ -105,7 +101,8 @@ def test_compare_two_runs_and_human_scores(partial_runs: tuple[Path, Path], tmp_
     side_by_side = output.split("Agreement per scenario")[0]
     for run in (a, b):
         metrics = json.loads((run / "summary.json").read_text())["metrics"]
-        headline, value = ordered_metrics(MetricValues.model_validate(metrics))[0]
+        headline = ordered(list(metrics))[0]
+        value = metrics[headline]
         row = next(line for line in side_by_side.splitlines() if f" {headline} " in line)
         assert fmt(value) in row
     # The HTML version: one scatter plot per pair, every scenario listed, ids in tooltips.

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolplay.report._evidence import extract_evidence
-from toolplay.scoring import (
-    CustomEvidence,
-    MilestoneEvidence,
-    ScenarioScore,
-    SlotEvidence,
-    StateEvidence,
-    ToolTalkEvidence,
-)
+from support import CATALOG
+from toolplay.methods.autode import SlotEvidence
+from toolplay.methods.toolsandbox import MilestoneEvidence
+from toolplay.methods.tooltalk import ToolTalkEvidence
+from toolplay.report._evidence import extract_evidence as evidence_of
+from toolplay.scoring import CustomEvidence, Evidence, EvidenceView, ScenarioScore, StateEvidence
+
+
+def extract_evidence(evidence: Evidence | None) -> EvidenceView:
+    """The viewer's lists of a score with this evidence, by its scorer's renderer."""
+    kind = evidence.kind if evidence is not None else "state"
+    score = ScenarioScore(scenario_id="s", evaluation=kind, score=1.0, evidence=evidence)
+    return evidence_of(score, CATALOG.scorers)
 
 
 def test_no_evidence_and_custom_evidence_give_empty_lists() -> None:
@@ -29,6 +33,7 @@ def test_no_evidence_and_custom_evidence_give_empty_lists() -> None:
         "missed",
         "error_types",
         "slot_rows",
+        "tables",
         "notes",
     }
 

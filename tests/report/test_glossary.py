@@ -7,8 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from toolplay.analysis import load_run
-from toolplay.analysis._metrics import COUNT_KEYS, group_table, metric_items, summary_breakdowns
+from toolplay.analysis import COUNT_KEYS, group_table, load_run, summary_view
 from toolplay.catalog import build_catalog
 from toolplay.cli import app
 from toolplay.report import glossary, glossary_markdown
@@ -50,9 +49,10 @@ def test_every_metric_of_real_summaries_is_in_the_glossary(
         run = load_run(run_dir)
         assert run.summary is not None
         names = {r.name for r in glossary(SCORERS, {e.evaluation for e in run.entries})}
-        shown = set(metric_items(run.summary.metrics))
-        for groups in summary_breakdowns(run.summary).values():
-            shown |= set(group_table(groups)[0])
+        view = summary_view(run.summary, SCORERS)
+        shown = {name for name, _ in view.metrics}
+        for breakdown in view.breakdowns.values():
+            shown |= set(group_table(breakdown.rows)[0])
         missing = sorted(n for n in shown if not _covered(n, names))
         assert not missing, f"{run_dir.name}: not in the glossary: {missing}"
         seen |= shown

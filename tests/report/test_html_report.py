@@ -7,6 +7,7 @@ import re
 import shutil
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -14,15 +15,11 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from toolplay.analysis import load_run
-from toolplay.analysis._metrics import (
-    fmt,
-    ordered_metrics,
-)
+from toolplay.analysis import load_run, ordered
 from toolplay.cli import app
 from toolplay.report import write_report
+from toolplay.report._format import fmt
 from toolplay.report._payload import unpack_payload
-from toolplay.scoring import MetricValues
 from toolplay.store import row_digest
 
 SCRIPT_PAYLOAD = "<script>document.title='pwned-script'</script>"
@@ -158,7 +155,8 @@ def test_oracle_report_shows_headline_numbers_table_and_conversation(
     summary = summary_of(runs["oracle"])
     dom = parse(browser(runs["oracle"] / "report.html"))
     cards = card_values(dom)
-    headline, value = ordered_metrics(MetricValues.model_validate(summary["metrics"]))[0]
+    headline = ordered(list(summary["metrics"]))[0]
+    value = summary["metrics"][headline]
     assert find(dom, "div", "primary")[0].attrs["data-metric"] == headline
     assert cards[headline] == fmt(value) == "1.000"
     assert cards["perfect_rate"] == "1.000"
@@ -194,7 +192,8 @@ def test_no_call_report_shows_failures(runs: dict[str, Path], browser: Browser) 
     summary = summary_of(runs["nocall"])
     dom = parse(browser(runs["nocall"] / "report.html"))
     cards = card_values(dom)
-    headline, value = ordered_metrics(MetricValues.model_validate(summary["metrics"]))[0]
+    headline = ordered(list(summary["metrics"]))[0]
+    value = summary["metrics"][headline]
     assert cards[headline] == fmt(value)
     assert cards["perfect_rate"] == "0.000"
     rows = [i for i, e in enumerate(dom) if e.tag == "tr" and "data-key" in e.attrs]
@@ -278,7 +277,7 @@ def test_run_where_a_minefield_fires(runs: dict[str, Path], browser: Browser) ->
 
 def test_static_tooltalk_run(runs: dict[str, Path], browser: Browser) -> None:
     summary = summary_of(runs["static"])
-    assert summary["mode"] == "static" and "hard" in summary["splits"]
+    assert summary["mode"] == "static" and "hard" in summary["sections"]["tooltalk"]["splits"]
     dom = parse(browser(runs["static"] / "report.html"))
     headings = [e.text for e in dom if e.tag == "h2"]
     assert "Score by split" in headings and "By split" in headings
@@ -366,7 +365,7 @@ def test_a_run_that_predates_recorded_categories_gets_them_from_toolplay_score(
     and `toolplay score` (which loads the suite to score) records it in the store."""
     copy = tmp_path / "old"
     shutil.copytree(runs["oracle"], copy)
-    with sqlite3.connect(copy / "run.sqlite") as db:
+    with closing(sqlite3.connect(copy / "run.sqlite")) as db, db:
         rows = db.execute("SELECT scenario_id, trial, trajectory, score FROM results").fetchall()
         for scenario_id, trial, text, score in rows:
             trajectory = json.loads(text)

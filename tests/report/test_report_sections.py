@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from toolplay.analysis import load_run
@@ -22,11 +23,16 @@ def payload(html: str) -> dict[str, Any]:
     return unpack_payload(json.loads(match.group(1)))
 
 
-def test_optional_summary_sections_are_shown(runs: dict[str, Path], tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", [1, 2])
+def test_optional_summary_sections_are_shown(
+    runs: dict[str, Path], tmp_path: Path, version: int
+) -> None:
+    """The methods' own parts as summary.json holds them now (each in its method's section)
+    and as version 1 held them (at the top level and inside `metrics`): the same report."""
     copy = tmp_path / "run"
     shutil.copytree(runs["oracle"], copy)
     summary = json.loads((copy / "summary.json").read_text())
-    summary["splits"] = {
+    splits = {
         "easy": {
             "counts": {"conversations": 3},
             "metrics": {"success_rate": 0.667},
@@ -38,9 +44,18 @@ def test_optional_summary_sections_are_shown(runs: dict[str, Path], tmp_path: Pa
             "error_types": {},
         },
     }
+    over_trials = {"score": {"mean": 0.8, "std": 0.55}}
+    if version == 1:
+        summary["summary_version"] = 1
+        summary["splits"] = splits
+        summary["metrics"]["over_trials"] = over_trials
+    else:
+        summary["sections"] = {
+            "tooltalk": {"splits": splits},
+            "slots": {"failures": {}, "failure_reasons": {}, "over_trials": over_trials},
+        }
     summary["by_augmentation"] = {"no_docs": {"scenarios": 5, "similarity": 0.4375}}
     summary["by_domain"] = {"contacts": {"scenarios": 2, "trials": 6, "similarity": 0.3125}}
-    summary["metrics"]["over_trials"] = {"score": {"mean": 0.8, "std": 0.55}}
     summary["usage"] = {"prompt_tokens": 123456, "completion_tokens": 789, "calls": 42}
     summary["trials"] = {
         "k": 3,
@@ -87,7 +102,7 @@ def test_missing_summary_and_several_trials(tmp_path: Path) -> None:
     assert sorted((e["id"], e["trial"]) for e in data["entries"]) == sorted(
         (sid, t) for sid in {e["id"] for e in data["entries"]} for t in (0, 1)
     )
-    assert "scenario trials" in html and "2 trial(s) each" in html
+    assert "scenario trials" in html and "2 trials each" in html
     # Breakdown rows count scenarios and trials apart (2 trials each: twice as many trials).
     summary = json.loads((out / "summary.json").read_text())
     for name, row in summary["by_category"].items():

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
 from rich.console import Console
+from typer.testing import CliRunner
 
+from toolplay.cli import app
 from toolplay.report import render_summary
 from toolplay.runs import RunSummary, load_summary
 
@@ -123,3 +127,38 @@ def test_breakdowns_at_80_columns_keep_every_value_whole(runs: dict[str, Path]) 
     assert "1.000–1.000" in wide_text
     for name in summary.by_category or {}:
         assert name in table
+
+
+def _words(text: str) -> set[str]:
+    return set(re.sub(r"[─-╿]", " ", text).split())
+
+
+@pytest.fixture(scope="module")
+def autode_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two trials of 20 AutoDE scripts: slot metrics, over_trials spreads, failure reasons
+    with spaces, a breakdown by domain with a `dialogues` column, intervals everywhere."""
+    out = tmp_path_factory.mktemp("autode") / "run"
+    args = ["run", "--suite", "autode", "--assistant", "no-call", "--trials", "2"]
+    result = CliRunner().invoke(app, [*args, "--limit", "20", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.mark.parametrize("width", [60, 80, 100])
+def test_no_number_name_or_header_word_is_split(
+    autode_run: Path, runs: dict[str, Path], width: int
+) -> None:
+    """Issue 24 item 4: at any width every word of the summary is a word of the wide one (an
+    interval cell split over two lines, or a header folded mid-word, would make new ones)."""
+    for run in (autode_run, runs["oracle"], runs["flaky"]):
+        summary = load_summary(run)
+        narrow, wide = Console(width=width, record=True), Console(width=400, record=True)
+        render_summary(summary, narrow)
+        render_summary(summary, wide)
+        text = narrow.export_text()
+        note = "intervals left out at this width (in summary.json and the HTML report) continued"
+        note += " ".join(f" {t}," for t in ("By category", "By domain", "By split"))
+        assert _words(text) <= _words(wide.export_text()) | _words(note), text
+        assert "…" not in text
+        assert all(len(line) <= width for line in text.splitlines() if line[:1] in "┏┃┡│└")
+    assert "0.000 ± 0.000" in text or "over_trials" not in text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 from support import build_assistant, load_suite, play_dynamic, score_trajectory
 from toolplay.clients import RoleOptionError
 from toolplay.roles import ScriptedUser
+from toolplay.roles._python import load_callable
 
 WIFI = next(s for s in load_suite("quick").scenarios if s.id == "quick_wifi_on")
 
@@ -100,3 +102,19 @@ def test_agent_exceptions_are_assistant_errors_unless_infrastructure(agent_file:
 def test_bad_specs_are_refused(agent_file: Path, spec: str, message: str) -> None:
     with pytest.raises(RoleOptionError, match=message):
         build_assistant(spec)
+
+
+def test_a_module_in_the_current_folder_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24 item 3: `python:my_agent:respond` beside the user's shell, as
+    docs/getting-started.md has it (the `toolplay` script's folder, not the current one, starts
+    Python's path)."""
+    (tmp_path / "agent_beside_here.py").write_text(
+        "def respond(messages, tools):\n    return 'hi'\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    assert load_callable("agent_beside_here:respond")([], []) == "hi"
+    with pytest.raises(RoleOptionError, match="no_such_module_here"):
+        load_callable("no_such_module_here:respond")

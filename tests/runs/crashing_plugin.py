@@ -1,10 +1,12 @@
 """A plugin whose mode and scorer fail on one scenario each (harness bugs to be recorded).
 
 `crashy` plays like `dynamic` except on `quick_wifi_on`; `picky` scores like `milestones`
-except on `quick_add_contact`.
+except on `quick_add_contact` (unless `PICKY_FIXED` is set in the environment: the bug fixed).
 """
 
 from __future__ import annotations
+
+import os
 
 from toolplay.catalog import Catalog
 from toolplay.conversation import Mode, PlayRequest, play_dynamic
@@ -21,7 +23,7 @@ async def crashy(request: PlayRequest) -> Trajectory:
 
 
 def picky(setup: ScenarioSetup, trajectory: Trajectory, context: ScoringContext) -> ScenarioScore:
-    if setup.scenario.id == "quick_add_contact":
+    if setup.scenario.id == "quick_add_contact" and not os.environ.get("PICKY_FIXED"):
         raise ValueError("scorer bug")
     return score_milestones(setup, trajectory, context)
 

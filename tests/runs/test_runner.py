@@ -8,12 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
+import support
 from support import load_suite
 from toolplay.catalog import Catalog, build_catalog
 from toolplay.runs import RunConfig, RunError, apply_options, execute_run
-from toolplay.scenarios import DATA
 from toolplay.store import RunStore
 from toolplay.testing import (
     ChatServer,
@@ -90,13 +89,7 @@ def test_a_crashing_mode_or_scorer_is_recorded_and_the_others_finish(
 ) -> None:
     # The quick suite, judged by a plugin's scorer that fails on one scenario, played in a
     # plugin's mode that fails on another.
-    suite = tmp_path / "suite"
-    suite.mkdir()
-    for path in sorted((DATA / "quick").glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for scenario in data["scenarios"]:
-            scenario["evaluation"] = "picky"
-        (suite / path.name).write_text(yaml.safe_dump(data), encoding="utf-8")
+    suite = support.picky_suite(tmp_path / "suite")
     catalog = build_catalog([str(Path(__file__).with_name("crashing_plugin.py"))])
     summary = run(config(server, tmp_path / "run", suite=str(suite), mode="crashy"), catalog)
     errors = {e["scenario_id"]: e["error"] for e in summary["error_list"]}

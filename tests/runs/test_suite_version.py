@@ -182,7 +182,7 @@ def test_compare_refuses_runs_at_different_versions_unless_told(
 def test_older_configs_migrate_to_the_original_suite() -> None:
     for version in (4, 5):
         old = {"version": version, "suite": "quick", "assistant": "oracle", "out": "runs/x"}
-        assert migrate_config(old)["version"] == 6
+        assert migrate_config(old)["version"] == 7
         assert RunConfig.model_validate(old).suite_version is None
     new = {
         "version": 6,

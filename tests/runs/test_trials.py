@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolplay.runs import succeeded, trial_statistics
-from toolplay.scoring import ScenarioScore, ToolTalkCounts, ToolTalkEvidence
+from support import CATALOG
+from toolplay.methods.tooltalk import ToolTalkCounts, ToolTalkEvidence
+from toolplay.runs import trial_statistics
+from toolplay.scoring import ScenarioScore, Scorer, succeeded
 from toolplay.stats import pass_hat_k
 
 
@@ -66,10 +68,30 @@ def tooltalk(success: bool, value: float) -> ScenarioScore:
     )
 
 
-def test_success_prefers_the_scorer_flag() -> None:
-    assert succeeded(score("a", 0, 1.0)) and not succeeded(score("a", 0, 0.99))
-    assert not succeeded(tooltalk(False, 1.0))
-    assert succeeded(tooltalk(True, 0.2))
+def ok(record: ScenarioScore) -> bool:
+    return succeeded(record, CATALOG.scorers)
+
+
+def test_success_is_the_scorers_rule() -> None:
+    assert ok(score("a", 0, 1.0)) and not ok(score("a", 0, 0.99))
+    assert not ok(tooltalk(False, 1.0))
+    assert ok(tooltalk(True, 0.2))
+    stored = ScenarioScore.model_validate(tooltalk(True, 0.2).model_dump(mode="json"))
+    assert ok(stored)  # read back from a file: the scorer reads its own evidence
+
+
+def test_a_plugins_success_rule_counts_in_pass_hat_k() -> None:
+    def half(record: ScenarioScore) -> bool:
+        return (record.score or 0.0) >= 0.5
+
+    lenient = Scorer("half", lambda *a: score("a", 0, 0), lambda r: None, (), success=half)  # type: ignore[arg-type,return-value]
+    scorers = {**CATALOG.scorers, "half": lenient}
+    records = [
+        ScenarioScore(scenario_id="a", trial=t, evaluation="half", score=v)
+        for t, v in enumerate([0.5, 0.7])
+    ]
+    assert trial_statistics(records, 2, scorers).pass_hat_k == {"1": 1.0, "2": 1.0}
+    assert trial_statistics(records, 2, CATALOG.scorers).pass_hat_k == {"1": 0.0, "2": 0.0}
 
 
 def test_statistics_over_trials_skip_unscored_ones() -> None:
@@ -81,12 +103,12 @@ def test_statistics_over_trials_skip_unscored_ones() -> None:
         score("b", 1, None),
         score("b", 2, 1.0),
     ]
-    stats = trial_statistics(scores, 3).model_dump()
+    stats = trial_statistics(scores, 3, CATALOG.scorers).model_dump()
     assert stats["pass_hat_k"]["1"] == pytest.approx((2 / 3 + 1 / 2) / 2)
     assert stats["pass_hat_k"]["3"] == pytest.approx(0.0)  # only "a" has 3 scored trials
     assert stats["scenarios_with_k"] == {"1": 2, "2": 2, "3": 1}
     assert stats["score_per_trial"] == {"0": 0.5, "1": 1.0, "2": 0.75}
     assert stats["score_mean"] == pytest.approx(0.75)
     assert stats["score_std"] == pytest.approx(0.25)
-    single = trial_statistics([score("a", 0, 0.4)], 1).model_dump()
+    single = trial_statistics([score("a", 0, 0.4)], 1, CATALOG.scorers).model_dump()
     assert single["score_mean"] == 0.4 and single["score_std"] is None

@@ -10,23 +10,21 @@ import numpy as np
 import pytest
 
 from support import CATALOG
+from toolplay.methods.autode import CallRecord, SlotEvidence
+from toolplay.methods.toolsandbox import MilestoneEvidence
+from toolplay.methods.tooltalk import ToolTalkCounts, ToolTalkEvidence
 from toolplay.scenarios import Scenario, WorldSpec
 from toolplay.scoring import (
     MEAN_PARTS,
-    CallRecord,
     CustomEvidence,
     Evidence,
     MethodSummary,
     MetricPart,
     MetricParts,
     MetricValues,
-    MilestoneEvidence,
     ScenarioScore,
     Scored,
     Scorer,
-    SlotEvidence,
-    ToolTalkCounts,
-    ToolTalkEvidence,
     aggregate,
     evidence_part,
     mean_score,
@@ -197,9 +195,11 @@ def test_slot_metrics_keep_one_column_per_trial() -> None:
     check_against_aggregate(records)
     ratios = metric_ratios([r for _, r in records], sorted({s.id for s, _ in records}), SCORERS)
     assert ratios["slot_f1"].per_column and ratios["slot_f1"].numerator.shape == (9, 3)
-    metrics = aggregate([Scored(s, r) for s, r in records], SCORERS).metrics
-    assert metrics.over_trials is not None
-    assert ratio_value(ratios["slot_f1"]) == pytest.approx(metrics.over_trials["slot_f1"].mean)
+    over_trials = aggregate([Scored(s, r) for s, r in records], SCORERS).sections["slots"][
+        "over_trials"
+    ]
+    assert over_trials is not None
+    assert ratio_value(ratios["slot_f1"]) == pytest.approx(over_trials["slot_f1"]["mean"])
 
 
 def test_average_trials_weighs_every_scenario_the_same() -> None:

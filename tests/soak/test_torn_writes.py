@@ -15,6 +15,7 @@ import random
 import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -150,7 +151,7 @@ def score_flipped(out: Path) -> None:
     data = path.read_bytes()
     at = data.index(b'"score": 1.0')
     path.write_bytes(data[:at] + b'"score": 0.0' + data[at + 12 :])
-    with sqlite3.connect(path) as db:  # unprotected, this would read as a real 0.0
+    with closing(sqlite3.connect(path)) as db:  # unprotected, this would read as a real 0.0
         scores = [json.loads(r[0])["score"] for r in db.execute("SELECT score FROM results")]
     assert 0.0 in scores and len(scores) == 5 * TRIALS
 

@@ -7,8 +7,8 @@ line on stdout:
 - `{"op": "start", "args", "cwd", "env", "log", "kill"}` forks a child that runs
   `toolplay ARGS` (stdout and stderr to `log`) and answers `{"pid": N}` at once. `kill`, when
   given, makes the child SIGKILL itself at a chosen point of its store writes (see `_arm`):
-  `{"point": "fsync" | "before_commit" | "mid_commit", "at": N, "delay": SECONDS}` fires at the
-  N-th such point (`fsync`: a run file written to its temporary name but not yet renamed;
+  `{"point": "rename" | "before_commit" | "mid_commit", "at": N, "delay": SECONDS}` fires at the
+  N-th such point (`rename`: a run file written to its temporary name but not yet renamed;
   `before_commit`: a store transaction written but not committed; `mid_commit`: a timer
   fires `delay` seconds after the commit starts, while SQLite writes and syncs its log).
 - `{"op": "poll", "pid": N}` answers `{"code": null}` while the child runs, else its code.
@@ -45,15 +45,15 @@ def _arm(kill: dict[str, Any]) -> None:
         seen += 1
         return seen == at
 
-    if point == "fsync":
-        real_fsync = os.fsync
+    if point == "rename":  # trajectory files are not fsynced (the store is): hook the rename
+        real_replace = os.replace
 
-        def fsync(fd: Any) -> None:
+        def replace(source: Any, target: Any) -> None:
             if due():
                 _die()
-            real_fsync(fd)
+            real_replace(source, target)
 
-        os.fsync = fsync
+        os.replace = replace
         return
     real_transaction = RunStore._transaction
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ def filled(tmp_path: Path) -> Path:
 
 def test_a_row_changed_behind_the_stores_back_is_refused_then_discarded(tmp_path: Path) -> None:
     path = filled(tmp_path)
-    with sqlite3.connect(path) as db:  # valid JSON, wrong number: SQLite cannot tell
+    with closing(sqlite3.connect(path)) as db, db:  # valid JSON, wrong number: SQLite cannot tell
         db.execute("""UPDATE results SET score = '{"score": 0.0}' WHERE scenario_id = 'a'""")
     store = RunStore(path)
     with pytest.raises(StoreError, match=r"1 stored result\(s\) fail their checksum .*'a' trial 0"):
@@ -45,7 +46,7 @@ def test_a_row_changed_behind_the_stores_back_is_refused_then_discarded(tmp_path
 
 def test_undecodable_text_is_damage_not_a_crash(tmp_path: Path) -> None:
     path = filled(tmp_path)
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE results SET error = CAST(X'ff00fe' AS TEXT) WHERE scenario_id = 'b'")
     store = RunStore(path)
     assert store.damaged() == [("b", 0)] and store.done() == {("a", 0)}
@@ -61,7 +62,7 @@ def test_rescoring_keeps_the_digest_valid(tmp_path: Path) -> None:
 
 def test_a_schema_1_store_is_migrated_and_sealed(tmp_path: Path) -> None:
     path = tmp_path / RunStore.FILENAME
-    with sqlite3.connect(path) as db:  # the layout toolplay wrote before digests
+    with closing(sqlite3.connect(path)) as db, db:  # the layout toolplay wrote before digests
         db.executescript(
             "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
             "CREATE TABLE results (scenario_id TEXT NOT NULL, trial INTEGER NOT NULL,"
@@ -74,7 +75,7 @@ def test_a_schema_1_store_is_migrated_and_sealed(tmp_path: Path) -> None:
     assert store.get_meta("schema_version") == SCHEMA_VERSION == 2
     assert [r.score for r in store.results()] == [{"score": 1.0}]
     store.close()
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db:
         digest = db.execute("SELECT digest FROM results").fetchone()[0]
     assert digest == row_digest("a", 0, "done", "{}", json.dumps({"score": 1.0}), None)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -49,7 +50,7 @@ def test_missing_garbage_and_future_stores_are_refused(tmp_path: Path) -> None:
     future = tmp_path / "f"
     future.mkdir()
     RunStore.in_dir(future, create=True).close()
-    with sqlite3.connect(future / RunStore.FILENAME) as db:
+    with closing(sqlite3.connect(future / RunStore.FILENAME)) as db, db:
         db.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
     with pytest.raises(StoreError, match="store schema 99"):
         RunStore.in_dir(future)

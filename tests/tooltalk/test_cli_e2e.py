@@ -30,7 +30,7 @@ def test_oracle_run_summary_then_rescore(tooltalk_dir: Path, tmp_path: Path) -> 
     assert (summary["scenarios"], summary["completed"], summary["errors"]) == (78, 78, 0)
     assert summary["termination"] == {"completed": 78}
     for split, expected in SPLIT_COUNTS.items():
-        part = summary["splits"][split]
+        part = summary["sections"]["tooltalk"]["splits"][split]
         n, calls = expected["conversations"], expected["ground_truth"]
         assert part["counts"]["conversations"] == n
         assert part["counts"]["ground_truth"] == calls
@@ -44,10 +44,10 @@ def test_oracle_run_summary_then_rescore(tooltalk_dir: Path, tmp_path: Path) -> 
             "success_rate": 1.0,
             "soft_success_rate": 1.0,
         }
-    assert summary["metrics"] == summary["splits"]["easy"]["metrics"]
-    assert summary["counts"]["ground_truth"] == 266
-    assert summary["counts"]["actions"] == 173
-    assert sum(summary["error_types"].values()) == 0
+    assert summary["metrics"] == summary["sections"]["tooltalk"]["splits"]["easy"]["metrics"]
+    assert summary["sections"]["tooltalk"]["counts"]["ground_truth"] == 266
+    assert summary["sections"]["tooltalk"]["counts"]["actions"] == 173
+    assert sum(summary["sections"]["tooltalk"]["error_types"].values()) == 0
     trajectory = (out / "trajectories" / "easy.AddAlarm-easy.t0.jsonl").read_text().splitlines()
     score = json.loads(trajectory[-1])
     assert score["type"] == "score" and score["evidence"]["success"] is True
@@ -100,9 +100,9 @@ def test_replay_with_call_cap_and_no_docs(tooltalk_dir: Path, tmp_path: Path) ->
     summary = json.loads((out / "summary.json").read_text())
     assert summary["termination"] == {"call_limit": 1}
     # turn 1 keeps UserLogin but loses AddAlarm; turn 3 keeps one of four deletions
-    assert summary["counts"]["predictions"] == 3
-    assert summary["counts"]["matches"] == 3
-    assert summary["counts"]["ground_truth"] == 7
+    assert summary["sections"]["tooltalk"]["counts"]["predictions"] == 3
+    assert summary["sections"]["tooltalk"]["counts"]["matches"] == 3
+    assert summary["sections"]["tooltalk"]["counts"]["ground_truth"] == 7
     config = json.loads((out / "config.json").read_text())
     assert config["play"] == {
         "system_prompt": None,

@@ -82,17 +82,20 @@ def test_oracle_scores_perfectly_in_both_modes(runs: dict[str, Path]) -> None:
     static, dynamic = summary(runs["oracle/static"]), summary(runs["oracle/dynamic"])
     assert (static["mode"], dynamic["mode"]) == ("static", "dynamic")
     assert dynamic["termination"] == {"script_exhausted": 78}  # none cut by the turn limit
-    assert dynamic["counts"] == static["counts"]
-    assert dynamic["splits"] == static["splits"]
-    assert dynamic["counts"]["successes"] == 78 and dynamic["counts"]["matches"] == 266
+    assert dynamic["sections"]["tooltalk"]["counts"] == static["sections"]["tooltalk"]["counts"]
+    assert dynamic["sections"]["tooltalk"]["splits"] == static["sections"]["tooltalk"]["splits"]
+    counts = dynamic["sections"]["tooltalk"]["counts"]
+    assert counts["successes"] == 78 and counts["matches"] == 266
 
 
 @pytest.mark.parametrize("who", ["oracle", "imperfect"])
 def test_both_modes_report_the_same_quantities(runs: dict[str, Path], who: str) -> None:
     static, dynamic = summary(runs[f"{who}/static"]), summary(runs[f"{who}/dynamic"])
-    for key in ("metrics", "counts", "error_types", "splits"):
-        assert structure(dynamic[key]) == structure(static[key])
-    assert set(dynamic["splits"]) == {"easy", "tooltalk"}
+    assert structure(dynamic["metrics"]) == structure(static["metrics"])
+    for key in ("counts", "error_types", "splits"):
+        section = dynamic["sections"]["tooltalk"][key]
+        assert structure(section) == structure(static["sections"]["tooltalk"][key])
+    assert set(dynamic["sections"]["tooltalk"]["splits"]) == {"easy", "tooltalk"}
     for mode in ("static", "dynamic"):
         records = scores(runs[f"{who}/{mode}"])
         assert len(records) == 78

@@ -303,10 +303,15 @@ def test_summary_has_the_static_structure() -> None:
     good = Talk().user(UTTERANCES[0]).call(LOGIN).say().user(UTTERANCES[1]).call(ALARM)
     records = [(scenario(), scored(good.call(REMIND).say()))]
     summary = support.summarise(records)
-    assert set(summary) == {"metrics", "counts", "error_types", "splits"}
-    assert set(summary["splits"]) == {"hand"}
-    assert set(summary["splits"]["hand"]) == {"counts", "metrics", "error_types"}
-    assert summary["splits"]["hand"]["counts"]["matches"] == 3
+    assert set(summary) == {"metrics", "sections"}
+    assert set(summary["sections"]["tooltalk"]) == {"counts", "error_types", "splits"}
+    assert set(summary["sections"]["tooltalk"]["splits"]) == {"hand"}
+    assert set(summary["sections"]["tooltalk"]["splits"]["hand"]) == {
+        "counts",
+        "metrics",
+        "error_types",
+    }
+    assert summary["sections"]["tooltalk"]["splits"]["hand"]["counts"]["matches"] == 3
 
 
 # --- random divergent conversations ---------------------------------------------------------

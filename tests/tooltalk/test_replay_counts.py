@@ -231,10 +231,10 @@ def test_replayed_predictions_give_reference_counts(
     conversation, predictions, expected_counts, expected_errors = CASES[case]
     summary = replay(tmp_path, tooltalk_dir, conversation, predictions)
     assert summary["errors"] == 0, summary["error_list"]
-    assert summary["counts"] == expected_counts
-    assert summary["error_types"] == expected_errors
+    assert summary["sections"]["tooltalk"]["counts"] == expected_counts
+    assert summary["sections"]["tooltalk"]["error_types"] == expected_errors
     split = conversation.split("/")[0]
-    assert summary["splits"][split]["counts"] == expected_counts
+    assert summary["sections"]["tooltalk"]["splits"][split]["counts"] == expected_counts
     metrics = summary["metrics"]
     c = expected_counts
     assert metrics["recall"] == c["matches"] / c["ground_truth"]

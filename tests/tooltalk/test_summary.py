@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 import support
+from toolplay.methods.tooltalk import ToolTalkCounts, ToolTalkEvidence
 from toolplay.scenarios import Scenario, WorldSpec
-from toolplay.scoring import ScenarioScore, ToolTalkCounts, ToolTalkEvidence
+from toolplay.scoring import ScenarioScore
 
 
 def record(split: str | None, index: int, **counts: int) -> tuple[Scenario, ScenarioScore]:
@@ -65,7 +66,7 @@ def test_metrics_are_micro_averaged_per_split_and_overall() -> None:
         record("hard", 3, predictions=0, ground_truth=4),
     ]
     summary = support.summarise(records)
-    easy = summary["splits"]["easy"]
+    easy = summary["sections"]["tooltalk"]["splits"]["easy"]
     assert easy["counts"] == {
         "conversations": 2,
         "predictions": 5,
@@ -80,13 +81,13 @@ def test_metrics_are_micro_averaged_per_split_and_overall() -> None:
     assert easy["metrics"]["incorrect_action_rate"] == 1 / 3
     assert easy["metrics"]["success_rate"] == 0.5
     assert easy["metrics"]["soft_success_rate"] == pytest.approx((0.5 + 1.0) / 2)
-    hard = summary["splits"]["hard"]["metrics"]
+    hard = summary["sections"]["tooltalk"]["splits"]["hard"]["metrics"]
     assert hard["precision"] is None  # no predictions: undefined, not 0 and no crash
     assert hard["incorrect_action_rate"] == 0.0
     assert hard["recall"] == 0.0
     assert summary["metrics"]["recall"] == 4 / 8
-    assert summary["counts"]["conversations"] == 3
-    assert summary["error_types"] == {
+    assert summary["sections"]["tooltalk"]["counts"]["conversations"] == 3
+    assert summary["sections"]["tooltalk"]["error_types"] == {
         "premature_call": 0,
         "faulty_planning": 2,
         "incorrect_invocation": 0,
@@ -102,5 +103,5 @@ def test_unscored_records_are_left_out_and_split_defaults() -> None:
             (scenario, unscored),
         ]
     )
-    assert list(summary["splits"]) == ["default"]
-    assert summary["counts"]["conversations"] == 1
+    assert list(summary["sections"]["tooltalk"]["splits"]) == ["default"]
+    assert summary["sections"]["tooltalk"]["counts"]["conversations"] == 1

@@ -21,7 +21,7 @@ Only the runs' folders are read; nothing is played or scored again, and the suit
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import fmean
 from typing import Any
@@ -44,9 +44,10 @@ from toolplay.analysis._audit_model import (
     TrajectoryRef,
 )
 from toolplay.analysis._audit_parts import milestone_similarities, slot_outcome
-from toolplay.analysis._run_data import ReportError, RunData, RunEntry
+from toolplay.analysis._run_data import ReportError, RunData, RunEntry, run_scorers
 from toolplay.analysis._versions import check_versions
-from toolplay.runs import CEILING, FLOOR, succeeded
+from toolplay.runs import CEILING, FLOOR
+from toolplay.scoring import Scorer, succeeded
 from toolplay.stats import discrimination, trial_disagreement
 
 __all__ = ["AuditInput", "audit_runs", "check_inputs", "run_role"]
@@ -107,8 +108,8 @@ def _by_scenario(item: AuditInput) -> dict[str, _Trials]:
     return found
 
 
-def _passed(entry: RunEntry) -> bool:
-    return entry.score is not None and entry.value is not None and succeeded(entry.score)
+def _passed(entry: RunEntry, scorers: Mapping[str, Scorer]) -> bool:
+    return entry.score is not None and entry.value is not None and succeeded(entry.score, scorers)
 
 
 def check_inputs(inputs: Sequence[AuditInput], *, mixed_versions: bool = False) -> tuple[str, str]:
@@ -144,13 +145,14 @@ def audit_runs(
             different suite versions (unless `mixed_versions`).
     """
     suite, version = check_inputs(inputs, mixed_versions=mixed_versions)
+    scorers = run_scorers([i.run for i in inputs])  # how each method's checks read
     tested = [i for i in inputs if i.role == "run"]
     tables = {i.label: _by_scenario(i) for i in inputs}
     totals = {
         i.label: [m for t in tables[i.label].values() if (m := t.mean) is not None] for i in tested
     }
     ids = sorted({sid for i in tested for sid in tables[i.label]})
-    items = [_scenario(sid, inputs, tables, totals, settings) for sid in ids]
+    items = [_scenario(sid, inputs, tables, totals, settings, scorers) for sid in ids]
     items.sort(
         key=lambda s: (
             -s.suspicion,
@@ -213,6 +215,7 @@ def _scenario(
     tables: dict[str, dict[str, _Trials]],
     totals: dict[str, list[float]],
     settings: AuditSettings,
+    scorers: Mapping[str, Scorer],
 ) -> ScenarioAudit:
     of_role = {
         role: [t for i in inputs if i.role == role and (t := tables[i.label].get(sid))]
@@ -227,8 +230,8 @@ def _scenario(
     disagreement = fmean(spreads) if spreads else None
     found = _discrimination(runs, totals, settings)
     ceiling_entries = [e for t in ceiling for e in t.scored]
-    if any(not _passed(e) for e in ceiling_entries):
-        failed = [(t, e) for t in ceiling for e in t.scored if not _passed(e)]
+    if any(not _passed(e, scorers) for e in ceiling_entries):
+        failed = [(t, e) for t in ceiling for e in t.scored if not _passed(e, scorers)]
         flags.append(
             _flag(
                 "ceiling_fails",
@@ -236,7 +239,7 @@ def _scenario(
                 [t.ref(e) for t, e in failed],
             )
         )
-    passed_floor = [(t, e) for t in floor for e in t.scored if _passed(e)]
+    passed_floor = [(t, e) for t in floor for e in t.scored if _passed(e, scorers)]
     if passed_floor:
         flags.append(
             _flag(
@@ -253,10 +256,10 @@ def _scenario(
                 _best_per_run(runs),
             )
         )
-    milestones, reach_flags = _milestones(runs, ceiling, settings)
-    slots, slot_flags = _slots(runs)
+    milestones, reach_flags = _milestones(runs, ceiling, settings, scorers)
+    slots, slot_flags = _slots(runs, scorers)
     flags += reach_flags + slot_flags
-    if scored and not any(_passed(e) for e in scored):
+    if scored and not any(_passed(e, scorers) for e in scored):
         best = max(e.value or 0.0 for e in scored)
         flags.append(
             _flag(
@@ -295,13 +298,13 @@ def _scenario(
         categories=list(info.categories) if info is not None else [],
         suspicion=sum(weights[f.code] for f in flags),
         flags=flags,
-        solve_rate=sum(_passed(e) for e in scored) / len(scored) if scored else None,
+        solve_rate=sum(_passed(e, scorers) for e in scored) / len(scored) if scored else None,
         mean=fmean(means) if means else None,
         floor=_mean_of(floor),
         ceiling=_mean_of(ceiling),
         trial_disagreement=disagreement,
         discrimination=found,
-        runs=[_run_score(t) for t in of_role["run"]],
+        runs=[_run_score(t, scorers) for t in of_role["run"]],
         milestones=milestones,
         slots=slots,
     )
@@ -325,14 +328,14 @@ def _best_per_run(runs: Sequence[_Trials]) -> list[TrajectoryRef]:
     return [t.ref(max(t.scored, key=lambda e: e.value or 0.0)) for t in runs if t.scored]
 
 
-def _run_score(trials: _Trials) -> RunScore:
+def _run_score(trials: _Trials, scorers: Mapping[str, Scorer]) -> RunScore:
     by_trial = {e.trial: e.value for e in trials.entries}
     count = max(by_trial, default=-1) + 1
     return RunScore(
         run=trials.label,
         scores=[by_trial.get(t) for t in range(count)],
         mean=trials.mean,
-        solved=sum(_passed(e) for e in trials.scored),
+        solved=sum(_passed(e, scorers) for e in trials.scored),
         disagreement=trial_disagreement(trials.values),
     )
 
@@ -354,14 +357,17 @@ def _discrimination(
 
 
 def _milestones(
-    runs: Sequence[_Trials], ceiling: Sequence[_Trials], settings: AuditSettings
+    runs: Sequence[_Trials],
+    ceiling: Sequence[_Trials],
+    settings: AuditSettings,
+    scorers: Mapping[str, Scorer],
 ) -> tuple[list[MilestoneReach], list[Flag]]:
     best: dict[str, float] = {}
     reaching: dict[str, set[str]] = {}
     top: dict[str, dict[str, tuple[float, RunEntry]]] = {}
     for trials in runs:
         for entry in trials.scored:
-            found = milestone_similarities(entry.score)
+            found = milestone_similarities(entry.score, scorers)
             for mid, similarity in (found or {}).items():
                 best[mid] = max(best.get(mid, 0.0), similarity)
                 if similarity >= settings.reach - _SAME:
@@ -372,7 +378,7 @@ def _milestones(
     refs = {t.label: t for t in runs}
     ceiling_at: dict[str, float] = {}
     for entry in (e for t in ceiling for e in t.scored):
-        for mid, similarity in (milestone_similarities(entry.score) or {}).items():
+        for mid, similarity in (milestone_similarities(entry.score, scorers) or {}).items():
             ceiling_at[mid] = min(ceiling_at.get(mid, 1.0), similarity)
     reached = [
         MilestoneReach(
@@ -399,7 +405,9 @@ def _milestones(
     return reached, [_flag("milestone_never_reached", "milestone " + ", ".join(parts), evidence)]
 
 
-def _slots(runs: Sequence[_Trials]) -> tuple[list[SlotFill], list[Flag]]:
+def _slots(
+    runs: Sequence[_Trials], scorers: Mapping[str, Scorer]
+) -> tuple[list[SlotFill], list[Flag]]:
     gold: dict[str, Any] = {}
     correct: Counter[str] = Counter()
     wrong: dict[str, list[tuple[_Trials, RunEntry, Any]]] = {}
@@ -407,7 +415,7 @@ def _slots(runs: Sequence[_Trials]) -> tuple[list[SlotFill], list[Flag]]:
     filled_by: dict[str, set[str]] = {}
     for trials in runs:
         for entry in trials.scored:
-            outcome = slot_outcome(entry.score)
+            outcome = slot_outcome(entry.score, scorers)
             if outcome is None:
                 continue
             for slot, value in outcome.gold.items():

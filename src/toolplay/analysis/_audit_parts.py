@@ -1,10 +1,10 @@
-"""The parts of a scenario's check that an audit follows, read from typed evidence.
+"""The parts of a scenario's check that an audit follows, as each scorer reads them.
 
-Two methods score a scenario in parts a person can fix one by one: ToolSandbox's milestones
-(`MilestoneEvidence`: each milestone's similarity where it was matched) and AutoDE's slots
-(`SlotEvidence`: each gold slot correct, wrong or missing). This module is the one place the
-audit knows evidence kinds; any other evidence has no parts and gets the scenario-level flags
-only.
+Some methods score a scenario in parts a person can fix one by one, and their scorers say so
+(`Scorer.check_parts` -> `CheckParts`): ToolSandbox's milestones (graded: each milestone's
+similarity where it was matched) and AutoDE's slots (each gold slot correct, wrong or
+missing); a plugin's scorer may do the same. A scorer that declares no parts gets the
+scenario-level flags only.
 """
 
 from __future__ import annotations
@@ -13,16 +13,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolplay.scoring import MilestoneEvidence, ScenarioScore, SlotEvidence
+from toolplay.scoring import CheckParts, ScenarioScore, Scorer
 
 __all__ = ["SlotOutcome", "milestone_similarities", "slot_outcome"]
 
 
-def milestone_similarities(score: ScenarioScore | None) -> dict[str, float] | None:
-    """Milestone id -> its similarity in this trial (None: not a milestone score)."""
-    if score is None or not isinstance(score.evidence, MilestoneEvidence):
-        return None
-    return {m.id: m.similarity for m in score.evidence.milestone_mapping}
+def _parts(score: ScenarioScore | None, scorers: Mapping[str, Scorer]) -> CheckParts | None:
+    scorer = scorers.get(score.evaluation) if score is not None else None
+    return None if scorer is None or score is None else scorer.parts_of(score)
+
+
+def milestone_similarities(
+    score: ScenarioScore | None, scorers: Mapping[str, Scorer]
+) -> dict[str, float] | None:
+    """Graded part (milestone) id -> its similarity in this trial (None: no graded parts)."""
+    parts = _parts(score, scorers)
+    return None if parts is None or parts.graded is None else dict(parts.graded)
 
 
 @dataclass(frozen=True)
@@ -35,16 +41,9 @@ class SlotOutcome:
     """Gold slot -> the value given instead (as recorded after cleaning)."""
 
 
-def slot_outcome(score: ScenarioScore | None) -> SlotOutcome | None:
-    """The trial's gold slots and how each fared (None: not a slots score)."""
-    if score is None or not isinstance(score.evidence, SlotEvidence):
+def slot_outcome(score: ScenarioScore | None, scorers: Mapping[str, Scorer]) -> SlotOutcome | None:
+    """The trial's gold slots and how each fared (None: the check has no slots)."""
+    parts = _parts(score, scorers)
+    if parts is None or parts.gold is None:
         return None
-    evidence = score.evidence
-    gold = dict(evidence.label.arguments) if isinstance(evidence.label.arguments, dict) else {}
-    predicted = evidence.predicted.slots if evidence.predicted is not None else None
-    wrong = {
-        slot: (predicted or {}).get(slot)
-        for slot in evidence.wrong
-        if slot in gold and slot not in evidence.correct
-    }
-    return SlotOutcome(gold, frozenset(s for s in evidence.correct if s in gold), wrong)
+    return SlotOutcome(parts.gold, parts.correct, parts.wrong)

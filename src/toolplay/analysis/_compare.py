@@ -30,24 +30,19 @@ from __future__ import annotations
 import csv
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from toolplay.analysis._metrics import (
-    chart_metric,
-    fmt,
-    group_table,
-    ordered_metrics,
-    trial_rows,
-)
-from toolplay.analysis._run_data import ReportError, RunData, load_run
-from toolplay.analysis._significance import Significance, run_scorers, significance
+from toolplay.analysis._metrics import Value, chart_metric, group_table, summary_view, trial_rows
+from toolplay.analysis._run_data import ReportError, RunData, load_run, run_scorers
+from toolplay.analysis._significance import Significance, significance
 from toolplay.analysis._user_models import UserModelComparison, compare_user_models
 from toolplay.analysis._versions import check_versions
 from toolplay.runs import RunSummary
 from toolplay.scenarios import ORIGINAL
+from toolplay.scoring import Scorer
 from toolplay.stats import (
     Agreement,
     SystemAgreement,
@@ -64,8 +59,6 @@ __all__ = [
     "compare_runs",
     "load_human_scores",
     "spread",
-    "stat_cells",
-    "system_cells",
 ]
 
 HUMAN = "human"
@@ -94,8 +87,9 @@ class Comparison:
     runs: tuple[RunData, ...]
     labels: tuple[str, ...]
     human: dict[str, float] | None
-    metric_rows: tuple[tuple[str, tuple[str, ...]], ...]
-    category_rows: tuple[tuple[str, tuple[str, ...]], ...]
+    metric_rows: tuple[tuple[str, tuple[Value | str, ...]], ...]
+    """Side by side: provenance (text), counts, every metric, pass^k and tokens, per run."""
+    category_rows: tuple[tuple[str, tuple[Value, ...]], ...]
     category_metric: str | None
     pairs: tuple[PairAgreement, ...]
     scenario_rows: tuple[tuple[str, tuple[float | None, ...]], ...]
@@ -229,41 +223,58 @@ def _pair(left: str, a: dict[str, float], right: str, b: dict[str, float]) -> Pa
     )
 
 
-def _side_by_side(runs: Sequence[RunData]) -> list[tuple[str, tuple[str, ...]]]:
-    rows: list[tuple[str, tuple[str, ...]]] = []
+def _side_by_side(
+    runs: Sequence[RunData], scorers: Mapping[str, Scorer]
+) -> list[tuple[str, tuple[Value | str, ...]]]:
+    """Configuration, counts, every metric, pass^k and tokens, one column per run.
+
+    `scenarios` counts distinct scenarios and `scenario trials` (shown when a run has several
+    trials) what was played, so 276 dialogues × 4 trials read as 276 and 1,104; a method's
+    own count of the same thing (AutoDE's `trials`) is not repeated.
+    """
+    rows: list[tuple[str, tuple[Value | str, ...]]] = []
     for key in ("suite", "mode", "assistant", "user"):
         rows.append((key, tuple(r.describe(key) for r in runs)))
-    rows.append(("trials", tuple(fmt(r.trials) for r in runs)))
+    rows.append(("trials", tuple(r.trials for r in runs)))
     summaries = [r.summary for r in runs]
-    for key in ("scenarios", "completed", "errors"):
-        rows.append((key, tuple(fmt(getattr(s, key, None)) for s in summaries)))
-    flat = [dict(ordered_metrics(s.metrics if s is not None else None)) for s in summaries]
+    rows.append(("scenarios", tuple(len({e.id for e in r.entries}) for r in runs)))
+    if any(r.trials > 1 for r in runs):
+        rows.append(("scenario trials", tuple(getattr(s, "scenarios", None) for s in summaries)))
+    for key, label in (("completed", "completed"), ("errors", "infrastructure errors")):
+        rows.append((label, tuple(getattr(s, key, None) for s in summaries)))
+    flat = [dict(summary_view(s, scorers).metrics) if s is not None else {} for s in summaries]
     keys: list[str] = []
+    shown = {name for name, _ in rows}
     for metrics in flat:
-        keys += [k for k in metrics if k not in keys]
-    rows += [(k, tuple(fmt(m.get(k)) for m in flat)) for k in keys]
+        keys += [k for k in metrics if k not in keys and k not in shown]
+    rows += [(k, tuple(m.get(k) for m in flat)) for k in keys]
     passes = [
         {r.k: r.pass_hat_k for r in trial_rows(s.trials if s is not None else None)}
         for s in summaries
     ]
     ks = sorted({k for p in passes for k in p}, key=lambda k: (len(k), k))
-    rows += [(f"pass^{k}", tuple(fmt(p.get(k)) for p in passes)) for k in ks]
+    rows += [(f"pass^{k}", tuple(p.get(k) for p in passes)) for k in ks]
     for key, label in (
         ("prompt_tokens", "prompt tokens"),
         ("completion_tokens", "completion tokens"),
     ):
-        rows.append((label, tuple(fmt(getattr(s.usage, key) if s else None) for s in summaries)))
+        rows.append((label, tuple(getattr(s.usage, key) if s else None for s in summaries)))
     return rows
 
 
-def _by_category(runs: Sequence[RunData]) -> tuple[str | None, list[tuple[str, tuple[str, ...]]]]:
-    tables = [group_table(r.summary.by_category if r.summary else {}) for r in runs]
+def _by_category(runs: Sequence[RunData]) -> tuple[str | None, list[tuple[str, tuple[Value, ...]]]]:
+    tables = [
+        group_table(
+            {k: v.values() for k, v in (r.summary.by_category if r.summary else {}).items()}
+        )
+        for r in runs
+    ]
     metric = next((m for cols, rows in tables if (m := chart_metric(cols, rows))), None)
     if metric is None:
         return None, []
     names = sorted({name for _, rows in tables for name, _ in rows})
     by_run = [dict(rows) for _, rows in tables]
-    return metric, [(n, tuple(fmt(r.get(n, {}).get(metric)) for r in by_run)) for n in names]
+    return metric, [(n, tuple(r.get(n, {}).get(metric) for r in by_run)) for n in names]
 
 
 def compare_runs(
@@ -306,6 +317,7 @@ def compare_runs(
     if human is not None:
         humans = load_human_scores(human)
         _check_human_ids(human, humans, runs)
+    scorers = run_scorers(runs, plugins)
     scores = [r.scenario_scores() for r in runs]
     like = any(key is not None for key in keys)
     chosen = _like_pairs(runs, keys) if like else itertools.combinations(range(len(runs)), 2)
@@ -321,16 +333,14 @@ def compare_runs(
         runs=runs,
         labels=labels,
         human=humans,
-        metric_rows=tuple(_side_by_side(runs)),
+        metric_rows=tuple(_side_by_side(runs, scorers)),
         category_rows=tuple(category_rows),
         category_metric=metric,
         pairs=tuple(pairs),
         scenario_rows=scenario_rows,
         systems=systems,
         system_metric=system_metric,
-        significance=significance(
-            labels, runs, uncertainty or UncertaintySettings(), run_scorers(runs, plugins)
-        )
+        significance=significance(labels, runs, uncertainty or UncertaintySettings(), scorers)
         if len(runs) >= 2
         else None,
         user_models=compare_user_models(runs, labels),
@@ -410,18 +420,3 @@ def spread(values: Sequence[float | None]) -> float | None:
     """Largest minus smallest of the known scores of one scenario (None if fewer than two)."""
     known = [v for v in values if v is not None]
     return max(known) - min(known) if len(known) > 1 else None
-
-
-def system_cells(stats: SystemAgreement) -> dict[str, str]:
-    """The system-level numbers formatted for a table (`-` where undefined)."""
-    return {"n": str(stats.n), "pearson": fmt(stats.pearson), "icc": fmt(stats.icc_3_1)}
-
-
-def stat_cells(stats: Agreement) -> dict[str, str]:
-    """The agreement numbers formatted for a table (`-` where undefined)."""
-    return {
-        "n": str(stats.n),
-        "pearson": fmt(stats.pearson),
-        "spearman": fmt(stats.spearman),
-        "icc": fmt(stats.icc_3_1),
-    }

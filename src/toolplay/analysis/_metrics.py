@@ -1,30 +1,34 @@
-"""Turn a summary's typed metrics into rows a person can read (shared by every report).
+"""A summary's metrics as typed rows, in the order every report shows them.
 
 Metrics come as `MetricValues` (each method names its own, declared with its scorer in the
-catalog) plus their structured parts (AutoDE's failure counts and spread over trials); a
-breakdown row is `MetricValues` (with its `scenarios`/`trials` counts) or a ToolTalk
-`ToolTalkGroup`. Headline metrics are ordered first; counts are listed apart and never charted.
+catalog) plus what each method's scorer shows of its section of the summary (`SectionView`:
+rows added to the metrics table, such as AutoDE's failure counts; run-wide tables, such as
+ToolTalk's counts; breakdowns, such as ToolTalk's splits). A breakdown row is a mapping of
+column to value (with its `scenarios`/`trials` counts). Headline metrics are ordered first;
+counts are listed apart and never charted. Values stay typed here; `toolplay.report` formats
+them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from toolplay.runs import RunSummary, TrialStatistics
-from toolplay.scoring import MetricValues, ToolTalkGroup, TrialSpread
+from toolplay.scoring import Breakdown, MetricValue, MetricValues, Scorer, SectionView
 
 __all__ = [
     "COUNT_KEYS",
     "GROUP_SECTIONS",
     "HEADLINE_ORDER",
+    "SummaryView",
     "TrialRow",
+    "Value",
     "chart_metric",
-    "fmt",
     "group_table",
-    "metric_items",
-    "ordered_metrics",
-    "summary_breakdowns",
+    "ordered",
+    "summary_view",
     "trial_rows",
 ]
 
@@ -47,97 +51,89 @@ HEADLINE_ORDER = (
 """Metrics shown first, in this order, when a summary has them."""
 
 GROUP_SECTIONS = (
-    ("splits", "By split"),
     ("by_category", "By category"),
     ("by_domain", "By domain"),
     ("by_augmentation", "By augmentation"),
 )
-"""Summary sections that break metrics down by group: (key, title)."""
+"""The summary's generic breakdowns: (key, title); a method's own come before them."""
 
 COUNT_KEYS = ("scenarios", "trials", "conversations", "dialogues")
 """Names that are counts rather than metrics (listed first in tables, never charted):
 `scenarios` distinct scenarios, `trials` scored scenario trials, `conversations` (ToolTalk)
 and `dialogues` (AutoDE) scored trials in the published methods' words."""
 
-Value = float | int | TrialSpread | None
+Value = MetricValue
+Rows = Mapping[str, Mapping[str, Value]]
 
 
-def fmt(value: Any) -> str:
-    """Format one metric value: 3 decimals for fractions, thousands for counts, '-' for none."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        if value != value:  # NaN
-            return "-"
-        return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3f}"
-    if isinstance(value, TrialSpread):
-        return f"{fmt(value.mean)} ± {fmt(value.std)}"
-    return str(value)
+@dataclass(frozen=True)
+class SummaryView:
+    """A summary as the reports show it, with typed values."""
+
+    metrics: list[tuple[str, Value]]
+    """Every metric, headline ones first, then the rest by name (counts included)."""
+    tables: list[tuple[str, Mapping[str, Value]]] = field(default_factory=list)
+    """The methods' run-wide tables (title, name -> value)."""
+    breakdowns: dict[str, Breakdown] = field(default_factory=dict)
+    """Breakdowns that have rows: the methods' own, then by category, domain, augmentation."""
 
 
-def metric_items(values: MetricValues) -> dict[str, Value]:
-    """Every metric by name: the plain values, then the structured parts as dotted names
-    (`failures.never_called`, `over_trials.slot_f1` as mean ± std).
-    """
-    items: dict[str, Value] = dict(values.values())
-    for part in ("failures", "failure_reasons"):
-        counts: Mapping[str, int] | None = getattr(values, part)
-        items.update({f"{part}.{k}": v for k, v in (counts or {}).items()})
-    items.update({f"over_trials.{k}": v for k, v in (values.over_trials or {}).items()})
-    return items
-
-
-def _order(names: set[str] | list[str]) -> list[str]:
+def ordered(names: Sequence[str] | set[str]) -> list[str]:
+    """Names in report order: `HEADLINE_ORDER` first, the rest by name."""
     first = [k for k in HEADLINE_ORDER if k in names]
     return first + sorted(k for k in names if k not in first)
 
 
-def ordered_metrics(values: MetricValues | None) -> list[tuple[str, Value]]:
-    """Every metric, headline ones first, the rest by name (counts included)."""
-    if values is None:
-        return []
-    items = metric_items(values)
-    return [(k, items[k]) for k in _order(list(items))]
+def _views(summary: RunSummary, scorers: Mapping[str, Scorer]) -> list[SectionView]:
+    return [
+        scorers[name].section_view(data)
+        for name, data in sorted((summary.sections or {}).items())
+        if name in scorers
+    ]
 
 
-Groups = Mapping[str, MetricValues] | Mapping[str, ToolTalkGroup]
+def summary_view(summary: RunSummary, scorers: Mapping[str, Scorer]) -> SummaryView:
+    """What the reports show of `summary`, each method's section read by its scorer.
 
-
-def summary_breakdowns(summary: RunSummary) -> dict[str, Groups]:
-    """The summary's breakdowns that have rows, in `GROUP_SECTIONS` order."""
-    sections: dict[str, Groups | None] = {
-        "splits": summary.splits,
+    A section whose scorer is not in `scorers` (a plugin that no longer loads) is left out of
+    the view; it stays in summary.json.
+    """
+    views = _views(summary, scorers)
+    items: dict[str, Value] = dict(summary.metrics.values())
+    for view in views:
+        items.update(view.metrics)
+    breakdowns = {b.key: b for view in views for b in view.breakdowns if b.rows}
+    generic: dict[str, Mapping[str, MetricValues] | None] = {
         "by_category": summary.by_category,
         "by_domain": summary.by_domain,
         "by_augmentation": summary.by_augmentation,
     }
-    return {key: value for key, _ in GROUP_SECTIONS if (value := sections[key])}
+    for key, title in GROUP_SECTIONS:
+        groups = generic[key]
+        if groups:
+            breakdowns[key] = Breakdown(key, title, {k: v.values() for k, v in groups.items()})
+    return SummaryView(
+        metrics=[(k, items[k]) for k in ordered(list(items))],
+        tables=[table for view in views for table in view.tables],
+        breakdowns=breakdowns,
+    )
 
 
-def _row(group: MetricValues | ToolTalkGroup) -> dict[str, Value]:
-    if isinstance(group, ToolTalkGroup):
-        # The group's size and its metrics: raw counts stay in summary.json.
-        return {"conversations": group.counts.conversations, **metric_items(group.metrics)}
-    return metric_items(group)
-
-
-def group_table(groups: Groups) -> tuple[list[str], list[tuple[str, dict[str, Value]]]]:
-    """Columns and rows of a breakdown such as `by_category` or `splits`: counts first
-    (`COUNT_KEYS` order), then headline metrics, then the rest by name.
+def group_table(rows: Rows) -> tuple[list[str], list[tuple[str, Mapping[str, Value]]]]:
+    """Columns and rows of a breakdown: counts first (`COUNT_KEYS` order), then headline
+    metrics, then the rest by name.
     """
-    rows = [(str(name), _row(group)) for name, group in groups.items()]
-    keys = {k for _, values in rows for k in values}
+    listed = [(str(name), values) for name, values in rows.items()]
+    keys = {k for _, values in listed for k in values}
     counts = [k for k in COUNT_KEYS if k in keys]
-    return counts + _order({k for k in keys if k not in counts}), rows
+    return counts + ordered({k for k in keys if k not in counts}), listed
 
 
-def chart_metric(columns: list[str], rows: list[tuple[str, dict[str, Value]]]) -> str | None:
+def chart_metric(
+    columns: Sequence[str], rows: Sequence[tuple[str, Mapping[str, Value]]]
+) -> str | None:
     """The metric a bar chart of a breakdown shows: the first headline metric with values."""
-    for key in [k for k in HEADLINE_ORDER if k in columns] + columns:
+    for key in [k for k in HEADLINE_ORDER if k in columns] + list(columns):
         if key in COUNT_KEYS:
             continue
         if any(isinstance(values.get(key), int | float) for _, values in rows):

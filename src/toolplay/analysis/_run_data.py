@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from toolplay.catalog import CatalogError, build_catalog
+from toolplay.errors import InputError
 from toolplay.messages import ScenarioInfo, Trajectory, turn_count
 from toolplay.runs import (
     TRAJECTORY_LINE,
@@ -32,7 +35,7 @@ from toolplay.runs import (
     StoredReview,
     load_reviews,
 )
-from toolplay.scoring import ScenarioScore
+from toolplay.scoring import ScenarioScore, Scorer
 from toolplay.store import (
     CONFIG_FILE,
     SCENARIO_INFO,
@@ -43,15 +46,16 @@ from toolplay.store import (
     StoredResult,
     StoreError,
 )
+from toolplay.users import UserCheck, builtin_user_checks
 
 logger = logging.getLogger(__name__)
 
 M = TypeVar("M", bound=BaseModel)
 
-__all__ = ["ReportError", "RunData", "RunEntry", "load_run"]
+__all__ = ["ReportError", "RunData", "RunEntry", "load_run", "run_scorers", "run_user_checks"]
 
 
-class ReportError(Exception):
+class ReportError(InputError):
     """A run directory (or a file given to a report) cannot be read; names file and reason."""
 
 
@@ -285,3 +289,27 @@ def load_run(run_dir: Path) -> RunData:
     entries.sort(key=lambda e: (e.id, e.trial))
     known = frozenset(str(i) for i in suite_ids) if isinstance(suite_ids, list) else None
     return RunData(run_dir, summary, config, entries, notes, known, load_reviews(run_dir))
+
+
+def run_scorers(runs: Sequence[RunData], plugins: Sequence[str] = ()) -> Mapping[str, Scorer]:
+    """The scorers of a catalog with the runs' plugins and `plugins` (besides the built-ins).
+
+    Raises:
+        ReportError: A plugin does not load.
+    """
+    wanted = [p for run in runs for p in (run.config.plugins if run.config else [])]
+    try:
+        return build_catalog(list(dict.fromkeys([*wanted, *plugins]))).scorers
+    except CatalogError as exc:
+        raise ReportError(f"--plugin: {exc}") from exc
+
+
+def run_user_checks(run: RunData) -> list[UserCheck]:
+    """The user-error checks of the catalog the run was made with (its plugins' too; the
+    built-in checks when a plugin no longer loads), for the report's glossary.
+    """
+    plugins = run.config.plugins if run.config is not None else []
+    try:
+        return list(build_catalog(plugins).user_checks.values())
+    except CatalogError:
+        return builtin_user_checks()

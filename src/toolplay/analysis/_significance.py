@@ -22,8 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from toolplay.analysis._metrics import HEADLINE_ORDER
-from toolplay.analysis._run_data import ReportError, RunData
-from toolplay.catalog import CatalogError, build_catalog
+from toolplay.analysis._run_data import RunData
 from toolplay.scoring import ScenarioScore, Scorer, group_parts, metric_ratios
 from toolplay.stats import (
     PairedDifference,
@@ -35,7 +34,7 @@ from toolplay.stats import (
     significance_ranking,
 )
 
-__all__ = ["PairedRuns", "RunRanking", "Significance", "run_scorers", "significance"]
+__all__ = ["PairedRuns", "RunRanking", "Significance", "significance"]
 
 
 @dataclass(frozen=True)
@@ -71,19 +70,6 @@ class Significance:
     settings: UncertaintySettings
     pair: PairedRuns | None
     ranking: RunRanking | None
-
-
-def run_scorers(runs: Sequence[RunData], plugins: Sequence[str] = ()) -> Mapping[str, Scorer]:
-    """The scorers of a catalog with the runs' plugins and `plugins` (besides the built-ins).
-
-    Raises:
-        ReportError: A plugin does not load.
-    """
-    wanted = [p for run in runs for p in (run.config.plugins if run.config else [])]
-    try:
-        return build_catalog(list(dict.fromkeys([*wanted, *plugins]))).scorers
-    except CatalogError as exc:
-        raise ReportError(f"--plugin: {exc}") from exc
 
 
 def _records(run: RunData) -> list[ScenarioScore]:

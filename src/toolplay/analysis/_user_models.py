@@ -23,7 +23,6 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from toolplay.analysis._metrics import fmt
 from toolplay.analysis._run_data import RunData
 from toolplay.stats import Agreement, agreement, kendall_tau
 
@@ -211,9 +210,3 @@ def compare_user_models(
         pairs=tuple(_pairs(runs, labels, metric)),
         rankings=tuple(_rankings(runs, metric)),
     )
-
-
-def rate_cells(rate: UserErrorRate) -> list[str]:
-    """A run's user-error figures as table cells: share, trials, metric, without."""
-    share = "-" if rate.share is None else f"{rate.share:.0%}"
-    return [share, fmt(rate.trials), fmt(rate.metric), fmt(rate.without)]

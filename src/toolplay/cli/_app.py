@@ -1,31 +1,48 @@
-"""The Typer app, its one-line error contract and the helpers every command shares.
+"""The Typer app, its error contract and the helpers every command shares.
 
-Errors print one line, `error: <what>: <why>`, on stderr and exit non-zero (2); `--debug`
-shows the traceback instead. That holds for usage errors too (an unknown option, a value of
-the wrong type, a missing argument), which Click would otherwise print as a usage banner and
-a boxed message, and for a bad run setting, which names the option it came from.
+Two kinds of error end a command (`toolplay.errors`):
+
+- the user's input (a `InputError`, a bad run setting, a file that cannot be read): one line,
+  `error: <what>: <why>`, on stderr, exit status 2. That holds for usage errors too (an
+  unknown option, a value of the wrong type, a missing argument), which Click would otherwise
+  print as a usage banner and a boxed message, and for a bad run setting, which names the
+  option it came from;
+- anything else is a bug (in toolplay or a plugin): one short line says so and where the
+  traceback was written (a file in the temporary folder), exit status 70.
+
+`--debug` shows the traceback instead, for both.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import logging
 import os
 import shlex
 import shutil
 import sys
+import tempfile
 import traceback
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from pydantic import ValidationError
+import typer.main
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
-from toolplay.catalog import Catalog, build_catalog
-from toolplay.runs import OptionError, RunConfig, option_keys
+from toolplay import __version__
+from toolplay.cli._lazy import declared_commands
+from toolplay.errors import INFRASTRUCTURE, INTERNAL, SCORER_FAILED, USAGE, InputError
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from toolplay.catalog import Catalog
+    from toolplay.runs import RunSummary
 
 console = Console()
 err_console = Console(stderr=True)
@@ -60,12 +77,18 @@ class _WarningLines(logging.Handler):
 
 
 def _configure_logging(debug: bool) -> None:
-    """Route the `toolplay` loggers to `_WarningLines` (warnings; with --debug, info too)."""
+    """Route the `toolplay` loggers to `_WarningLines` (warnings; with --debug, info too).
+
+    They stop there: a library that configures the root logger (absl, imported with
+    rouge-score, calls `logging.basicConfig()` on its first log) would otherwise print every
+    toolplay warning a second time, as `WARNING:toolplay...`, tearing the progress bar.
+    """
     root = logging.getLogger("toolplay")
     for handler in [h for h in root.handlers if isinstance(h, _WarningLines)]:
         root.removeHandler(handler)
     root.addHandler(_WarningLines())
     root.setLevel(logging.INFO if debug else logging.WARNING)
+    root.propagate = False
 
 
 def _click_error(name: str) -> type[Exception]:
@@ -82,7 +105,48 @@ _CLICK_ERROR, _USAGE_ERROR = _click_error("ClickException"), _click_error("Usage
 
 
 class _OneLineUsageErrors(TyperGroup):
-    """Click's usage errors as one `error:` line (see the module docstring)."""
+    """Click's usage errors as one `error:` line (see the module docstring); commands are
+    imported only when they run (`cli._lazy`), so `--help` and light commands start fast.
+    """
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
+        declared = [c.name for c in declared_commands()]
+        return declared + [name for name in self.commands if name not in declared]
+
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:  # type: ignore[override]
+        if cmd_name not in self.commands:
+            self._load(cmd_name)
+        return self.commands.get(cmd_name)
+
+    def _load(self, name: str) -> None:
+        """Import the module declaring command `name`, and take in what it registered."""
+        module = next((c.module for c in declared_commands() if c.name == name), None)
+        if module is None:
+            return
+        importlib.import_module(module)
+        for info in app.registered_commands:
+            wanted = info.name or typer.main.get_command_name(info.callback.__name__)  # type: ignore[union-attr]
+            if wanted not in self.commands:
+                self.commands[wanted] = typer.main.get_command_from_info(
+                    info,
+                    pretty_exceptions_short=app.pretty_exceptions_short,
+                    rich_markup_mode=app.rich_markup_mode,
+                )
+
+    def format_commands(self, ctx: typer.Context, formatter: Any) -> None:  # type: ignore[override]
+        """The command list from the modules' declarations, without importing them."""
+        docs = {c.name: c.help for c in declared_commands()}
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max((len(n) for n in names), default=0)
+        rows = []
+        for name in names:
+            loaded = self.commands.get(name)
+            command = loaded or TyperCommand(name, help=docs.get(name, ""))
+            if not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def main(  # type: ignore[override]
         self,
@@ -110,6 +174,11 @@ class _OneLineUsageErrors(TyperGroup):
         except typer.Abort:
             _print_error("aborted")
             sys.exit(1)
+        except Exception as exc:  # a command let a bug through (outside `_guard`)
+            if _state["debug"]:
+                raise
+            report_bug(exc)
+            sys.exit(INTERNAL)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -169,6 +238,8 @@ def plugins() -> list[str]:
 
 def catalog() -> Catalog:
     """The catalog for this command: built-ins, installed plugins, `--plugin` modules."""
+    from toolplay.catalog import build_catalog  # noqa: PLC0415 (start-up time: cli._lazy)
+
     if _state["catalog"] is None:
         _state["catalog"] = _guard(lambda: build_catalog(plugins()))
     found: Catalog = _state["catalog"]
@@ -176,23 +247,96 @@ def catalog() -> Catalog:
 
 
 def _guard(action: Callable[[], T]) -> T:
+    """`action()`; the user's input errors become one line (exit 2), anything else a bug
+    report (exit 70): see the module docstring.
+    """
     try:
         return action()
-    except (KeyboardInterrupt, typer.Exit):
+    except (KeyboardInterrupt, typer.Exit, _CLICK_ERROR):
         raise
     except Exception as exc:
         if _state["debug"]:
             raise
-        _print_error(_describe(exc))
-        raise typer.Exit(2) from None
+        if user_facing(exc):
+            _print_error(_describe(exc))
+            raise typer.Exit(USAGE) from None
+        report_bug(exc)
+        raise typer.Exit(INTERNAL) from None
+
+
+def user_facing(exc: BaseException) -> bool:
+    """Whether `exc` is about what the user gave (else it is a bug)."""
+    from pydantic import ValidationError  # noqa: PLC0415 (start-up time: cli._lazy)
+
+    from toolplay.runs import RunConfig  # noqa: PLC0415
+
+    if isinstance(exc, ValidationError):
+        return exc.title == RunConfig.__name__  # a run setting, named by its option
+    return isinstance(exc, InputError | OSError)  # a file that cannot be read or written
+
+
+def report_bug(exc: BaseException) -> None:
+    """Say, in one line, that `exc` is a bug, and where its traceback was written."""
+    text = "".join(traceback.format_exception(exc))
+    command = " ".join(shlex.quote(a) for a in sys.argv)
+    try:
+        handle, name = tempfile.mkstemp(prefix="toolplay-traceback-", suffix=".txt")
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(f"toolplay {__version__}\n{command}\n\n{text}")
+        where = f"the traceback is in {name}"
+    except OSError:
+        where = "run again with --debug for the traceback"
+    what = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+    _print_error(
+        f"internal error, a bug in toolplay or a plugin (not in what you gave): {what}; {where}"
+    )
+
+
+def exit_for_failed_trials(summary: RunSummary, run_dir: Path, *, played: bool = True) -> None:
+    """After `run` (`played`) or `score`: say which trials were not scored, and exit with the
+    status that says why (a scorer's bug first, then, after `run`, infrastructure errors; see
+    `toolplay.errors`). A scorer's failure reads the same after either command.
+    """
+    from toolplay.runs import scorer_failure  # noqa: PLC0415 (start-up time: cli._lazy)
+
+    failed = [e for e in summary.error_list if scorer_failure(e.error)]
+    broken = summary.errors - len(failed) if played else 0
+    folder = shlex.quote(str(run_dir))
+    if broken:
+        err_console.print(
+            f"{broken} scenario trial(s) ended in an infrastructure error (not scored; "
+            f"see error_list in summary.json); play them again with: "
+            f"{command_name()} run --resume --out {folder}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if failed:
+        first = (failed[0].error or "").splitlines()[0]
+        err_console.print(
+            f"{len(failed)} scenario trial(s) could not be scored: the scorer failed (a bug "
+            f"in the scorer, not in the assistant: {first}); they are listed in error_list in "
+            f"summary.json with the traceback; once it is fixed, score them with: "
+            f"{command_name()} score {folder}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(SCORER_FAILED)
+    if broken:
+        raise typer.Exit(INFRASTRUCTURE)
 
 
 def _describe(exc: Exception) -> str:
     """The `<what>: <why>` of an error; a config value names the command-line option."""
+    from pydantic import ValidationError  # noqa: PLC0415 (start-up time: cli._lazy)
+
+    from toolplay.runs import OptionError, RunConfig, SettingError  # noqa: PLC0415
+
     if isinstance(exc, ValidationError) and exc.title == RunConfig.__name__:
         return _setting_problem(exc)
     if isinstance(exc, OptionError):
         return f"--option: {exc}"
+    if isinstance(exc, SettingError):
+        return f"{_flag(exc.option)}: {exc.reason}"
     if isinstance(exc, OSError) and exc.filename is not None:
         return f"{exc.filename}: {(exc.strerror or str(exc)).lower()}"
     return str(exc)
@@ -210,26 +354,29 @@ def _option_key(loc: list[str]) -> str | None:
     """The flat option key (`temperature`, `user_temperature`, `ci_level`) of a RunConfig
     error location: the `option_keys` entry of its (section, field).
     """
+    from toolplay.catalog import Catalog  # noqa: PLC0415 (start-up time: cli._lazy)
+    from toolplay.runs import option_keys  # noqa: PLC0415
+
     if not loc:
         return None
-    flat = {place: key for key, place in option_keys().items()}
+    flat = {place: key for key, place in option_keys(Catalog()).items()}
     return flat.get((loc[0], loc[1]), loc[0]) if len(loc) > 1 else loc[0]
 
 
 def _setting_problem(exc: ValidationError) -> str:
     """A RunConfig value error as `--option: reason (got value)`."""
+    from toolplay.runs import problem_text  # noqa: PLC0415 (start-up time: cli._lazy)
+
     problems = exc.errors()
     first = problems[0]
     context = first.get("ctx") or {}
     loc = [str(part) for part in first["loc"]]
     name = str(context.get("option") or _option_key(loc) or exc.title)
-    flags = _run_flags()  # the `run` command builds every RunConfig
-    flag = f"--{name.replace('_', '-')}" if name in flags else f"--option {name}"
-    if first["type"] == "run_option":
-        reason = str(context["reason"])
-    elif first["type"] == "value_error":
-        reason = str(context.get("error", first["msg"]))
-    else:
-        reason = f"{first['msg'][:1].lower()}{first['msg'][1:]} (got {first.get('input')!r})"
     more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
-    return f"{flag}: {reason}{more}"
+    return f"{_flag(name)}: {problem_text(first)}{more}"
+
+
+def _flag(name: str) -> str:
+    """How a setting is given on the command line: its `run` flag, else `--option NAME`."""
+    flags = _run_flags()  # the `run` command builds every RunConfig
+    return f"--{name.replace('_', '-')}" if name in flags else f"--option {name}"

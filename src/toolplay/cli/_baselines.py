@@ -10,16 +10,17 @@ from typing import Annotated
 
 import typer
 
-from toolplay.cli._app import _guard, app, command_name, console
+from toolplay.cli._app import _guard, app, command_name, console, plugins
 from toolplay.report import render_baselines
-from toolplay.runs import Baselines, load_summary, play_baselines
+from toolplay.runs import Baselines, load_summary, play_baselines, run_catalog, save_baselines
 
 
 @app.command()
 def baselines(run_dir: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
     """Show a run beside its floor (no-call) and ceiling (oracle) on the same scenarios.
 
-    Both are played again (no model is called; seconds), in a temporary folder.
+    Both are played again (no model is called; seconds), in a temporary folder; their
+    summaries are kept in RUN_DIR/baselines.json, where the HTML report finds them.
     """
 
     def play() -> Baselines:
@@ -29,4 +30,6 @@ def baselines(run_dir: Annotated[Path, typer.Argument(help="A run directory.")])
 
     summary = _guard(lambda: load_summary(run_dir))
     found = _guard(play)
-    render_baselines(summary, found, run_dir, console, command_name())
+    _guard(lambda: save_baselines(run_dir, found))
+    scorers = _guard(lambda: run_catalog(run_dir, plugins())).scorers
+    render_baselines(summary, found, run_dir, console, command_name(), scorers)

@@ -11,10 +11,10 @@ from typing import Annotated
 
 import typer
 
-from toolplay.cli._app import _guard, app, console, err_console, plugins
+from toolplay.cli._app import _guard, app, console, err_console, exit_for_failed_trials, plugins
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed, ci_settings
 from toolplay.cli._versions import Errata, SuiteVersionFlag, version_request
-from toolplay.runs import RunConfig, rescore_run, run_version, stored_settings
+from toolplay.runs import RunConfig, rescore_run, run_catalog, run_version, stored_settings
 
 
 @app.command()
@@ -35,17 +35,19 @@ def score(
     """
     settings = ci_settings(ci_level, ci_resamples, ci_seed)
     request = version_request(errata, suite_version)
+    found = _guard(lambda: run_catalog(run_dir, plugins()))
     summary = _guard(
-        lambda: rescore_run(run_dir, plugins=plugins(), uncertainty=settings, version=request)
+        lambda: rescore_run(run_dir, catalog=found, uncertainty=settings, version=request)
     )
     from toolplay.report import render_summary  # noqa: PLC0415 (startup time)
 
-    render_summary(summary, console)
+    render_summary(summary, console, found.scorers)
     if request is not None:
         config = RunConfig.model_validate(stored_settings(run_dir) or {})
         version = config.suite_version
         where = f" ({version.errata})" if version is not None else ""
         console.print(f"scored against suite version {run_version(config)}{where}", highlight=False)
+    exit_for_failed_trials(summary, run_dir, played=False)
 
 
 @app.command()

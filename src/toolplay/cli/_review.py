@@ -19,8 +19,9 @@ from rich.text import Text
 
 from toolplay.cli._app import _guard, app, console, err_console, plugins
 from toolplay.cli._progress import LiveBar, PlainLines
-from toolplay.cli._run import EXIT_INFRASTRUCTURE, _parse_options
+from toolplay.cli._run import _parse_options
 from toolplay.clients import ModelOptions
+from toolplay.errors import INFRASTRUCTURE
 from toolplay.runs import ReviewSummary, RunError, review_run
 
 
@@ -125,4 +126,4 @@ def review(
     _print(summary)
     console.print(f"Verdicts stored in {run_dir / 'reviews'}", highlight=False)
     if summary.failed:
-        raise typer.Exit(EXIT_INFRASTRUCTURE)
+        raise typer.Exit(INFRASTRUCTURE)

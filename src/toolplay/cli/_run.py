@@ -11,12 +11,22 @@ from typing import Annotated, Any, Literal
 import typer
 from pydantic import BaseModel
 
-from toolplay.cli._app import _guard, app, catalog, command_name, console, err_console, plugins
+from toolplay.catalog import Catalog, CatalogError, build_catalog
+from toolplay.cli._app import (
+    _guard,
+    app,
+    catalog,
+    command_name,
+    console,
+    err_console,
+    exit_for_failed_trials,
+    plugins,
+)
 from toolplay.cli._ci import CiLevel, CiResamples, CiSeed
 from toolplay.cli._progress import LiveBar, PlainLines
 from toolplay.cli._versions import Errata, SuiteVersionFlag, version_settings
 from toolplay.clients import ModelOptions
-from toolplay.conversation import PlaySettings
+from toolplay.conversation import PlaySettings, StaticSettings
 from toolplay.runs import (
     Executor,
     LocalExecutor,
@@ -52,7 +62,11 @@ def _executor(name: str, address: str | None, workers: int | None) -> Executor:
 
 
 def _progress_run(
-    config: RunConfig, stats: RunStats, announce: str | None, executor: Executor | None = None
+    config: RunConfig,
+    found: Catalog,
+    stats: RunStats,
+    announce: str | None,
+    executor: Executor | None = None,
 ) -> RunSummary:
     """Execute `config` with its progress on stderr (`cli._progress`); `announce` is printed
     once the run has started (never above a refusal).
@@ -68,8 +82,6 @@ def _progress_run(
             err_console.print(announce, highlight=False, soft_wrap=True)
         shown(done, total)
 
-    # A resumed run loads its stored plugins even when --plugin is not given again.
-    found = catalog() if config.plugins == plugins() else None
     try:
         return asyncio.run(
             execute_run(config, catalog=found, progress=report, stats=stats, executor=executor)
@@ -126,6 +138,12 @@ def run(
     presentation: Annotated[str | None, typer.Option(help=_help(RunConfig, "presentation"))] = None,
     assistant: Annotated[str, typer.Option(help=_help(RunConfig, "assistant"))] = "oracle",
     user: Annotated[str, typer.Option(help=_help(RunConfig, "user"))] = "scripted",
+    category: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Only scenarios of this category (repeatable: any of them); before --limit."
+        ),
+    ] = None,
     limit: Annotated[int | None, typer.Option(help=_help(RunConfig, "limit"))] = None,
     out: Annotated[
         Path | None,
@@ -152,7 +170,7 @@ def run(
     ] = None,
     max_calls_per_turn: Annotated[
         int | None,
-        typer.Option(min=1, help=_help(PlaySettings, "max_calls_per_turn")),
+        typer.Option(min=1, help=_help(StaticSettings, "max_calls_per_turn")),
     ] = None,
     base_url: Annotated[str | None, typer.Option(help=_help(ModelOptions, "base_url"))] = None,
     api_key_env: Annotated[
@@ -234,7 +252,7 @@ def run(
     run_dir = out if out is not None else default_out(suite, assistant, resume=resume)
     announce = f"run folder: {run_dir}" if out is None else None
 
-    def action() -> RunSummary:
+    def action() -> tuple[RunSummary, Catalog]:
         data: dict[str, Any] = {
             "suite": suite,
             "mode": mode,
@@ -247,24 +265,31 @@ def run(
             "trials": trials,
             "resume": resume,
             "augment": augment or [],
+            "categories": category or [],
             "cache": cache,
             "plugins": plugins(),
         }
         stored = stored_settings(run_dir) if resume else None
         if stored is not None:  # resume: the stored settings, what was given laid over them
-            given = {k: v for k, v in data.items() if k == "plugins" and v or _given(ctx, k)}
+            given = {
+                k: v
+                for k, v in data.items()
+                if k == "plugins" and v or _given(ctx, _FLAGS.get(k, k))
+            }
             kept = {k: v for k, v in stored.items() if k not in ("out", "resume")}
             data = {**kept, **given, "out": run_dir, "resume": True}
         if errata is not None or suite_version is not None:
             data["suite_version"] = version_settings(errata, suite_version)
-        config = RunConfig.model_validate(apply_options(data, options))
-        return _progress_run(config, stats, announce, _executor(executor, ray_address, ray_workers))
+        found = _catalog_for(data)  # a resumed run's stored plugins, when not given again
+        config = RunConfig.model_validate(apply_options(data, options, found))
+        run_executor = _executor(executor, ray_address, ray_workers)
+        return _progress_run(config, found, stats, announce, run_executor), found
 
     stats = RunStats()
-    summary = _guard(action)
+    summary, found = _guard(action)
     from toolplay.report import render_summary  # noqa: PLC0415 (startup time)
 
-    render_summary(summary, console)
+    render_summary(summary, console, found.scorers)
     served = stats.cache_hits
     if served:
         calls = served + stats.cache_misses
@@ -281,20 +306,22 @@ def run(
     console.print(
         f"HTML report: {command_name()} report {shlex.quote(str(run_dir))}", highlight=False
     )
-    if summary.errors:
-        err_console.print(
-            f"{summary.errors} scenario trial(s) ended in an infrastructure error (not scored; "
-            f"see error_list in summary.json); play them again with: "
-            f"{command_name()} run --resume --out {shlex.quote(str(run_dir))}",
-            highlight=False,
-            soft_wrap=True,
-        )
-        raise typer.Exit(EXIT_INFRASTRUCTURE)
+    exit_for_failed_trials(summary, run_dir)
 
 
-EXIT_INFRASTRUCTURE = 3
-"""Exit status of a run that finished with infrastructure errors (0: all scored; 1: a check
-failed, e.g. `validate`, or `compare` found nothing shared; 2: usage or configuration error)."""
+def _catalog_for(data: dict[str, Any]) -> Catalog:
+    """The catalog of the run's plugins (a resumed run's stored ones, when not given again)."""
+    wanted = list(data.get("plugins") or [])
+    if wanted == plugins():
+        return catalog()
+    try:
+        return build_catalog(wanted)
+    except CatalogError as exc:
+        raise RunError(f"--plugin: {exc}") from exc
+
+
+_FLAGS = {"categories": "category"}
+"""Config fields given by a differently named flag."""
 
 
 def _given(ctx: typer.Context, name: str) -> bool:

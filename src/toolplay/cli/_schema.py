@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from toolplay.analysis import ANALYSIS_SCHEMAS
-from toolplay.cli._app import _guard, app
+from toolplay.cli._app import _guard, app, catalog
+from toolplay.errors import InputError
 from toolplay.runs import SCHEMAS, json_schema
 
 
@@ -27,6 +28,6 @@ def schema(
 
 def _schema(name: str) -> dict[str, object]:
     try:
-        return json_schema(name, ANALYSIS_SCHEMAS)
+        return json_schema(name, catalog(), ANALYSIS_SCHEMAS)
     except KeyError as exc:
-        raise ValueError(str(exc.args[0])) from None
+        raise InputError(str(exc.args[0])) from None

@@ -12,8 +12,8 @@ from rich.text import Text
 
 from toolplay.cli._app import _guard, app, catalog, console, err_console
 from toolplay.cli._listing import detail, heading, paragraph, signature, type_of
+from toolplay.errors import InputError
 from toolplay.scenarios import ScenarioEntry
-from toolplay.validate import validate_suite
 
 
 @app.command()
@@ -22,6 +22,8 @@ def validate(
     mode: Annotated[str | None, typer.Option(help="static or dynamic (default: suite's).")] = None,
 ) -> None:
     """Check a suite: every file loads and the oracle scores perfectly on every scenario."""
+    from toolplay.validate import validate_suite  # noqa: PLC0415 (start-up of `suites`)
+
     found = catalog()
     report = _guard(lambda: validate_suite(suite, mode, catalog=found))
     for known in report.known:
@@ -120,7 +122,7 @@ def tools(
 
 
 def _refuse(message: str) -> None:
-    raise ValueError(message)
+    raise InputError(message)
 
 
 def _tool_in_full(schema: dict[str, Any], domain: str, kind: str, reads: Any, writes: Any) -> None:

@@ -21,14 +21,15 @@ import ipaddress
 import json
 import logging
 import ssl
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-
-import aiohttp
 
 from toolplay.clients._client import ChatClient
 from toolplay.clients._retry import PermanentError, TransientError
 from toolplay.clients._settings import ModelSettings, RoleOptionError
+
+if TYPE_CHECKING:
+    import aiohttp
 
 logger = logging.getLogger(__name__)
 
@@ -84,6 +85,8 @@ class HttpChatBackend:
         self._tls: ssl.SSLContext | None = None
 
     def _client(self) -> aiohttp.ClientSession:
+        import aiohttp  # noqa: PLC0415 (~0.2 s to import: only a command that calls a model)
+
         # A session is bound to its event loop, so a new loop gets a new session.
         loop = asyncio.get_running_loop()
         if self._session is None or self._loop is not loop:
@@ -103,6 +106,8 @@ class HttpChatBackend:
 
     async def complete(self, request: dict[str, Any]) -> dict[str, Any]:
         """POST `request`; classify every failure as transient or permanent."""
+        import aiohttp  # noqa: PLC0415 (imported by `_client` already: a dictionary lookup)
+
         data = json.dumps(request).encode("utf-8")
         try:
             # One deadline for the whole attempt (connect, send, every read): a body

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from toolplay.clients._cache import ResponseCache
 from toolplay.clients._retry import RetryPolicy
 from toolplay.clients._wire import Wire
+from toolplay.errors import InputError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
@@ -42,7 +43,7 @@ OPERATIONAL = frozenset(
 them, and they are left out of a run's identity."""
 
 
-class RoleOptionError(ValueError):
+class RoleOptionError(InputError):
     """A role spec or option is unusable (e.g. `openai:` without a model name)."""
 
 

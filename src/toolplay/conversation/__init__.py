@@ -21,19 +21,17 @@ from toolplay.conversation._modes import (
 )
 from toolplay.conversation._play import (
     DEFAULT_MAX_CALLS_PER_TURN,
-    DEFAULT_MAX_ROUNDS,
-    DEFAULT_STOP_MARKER,
     Mode,
     PlayFunction,
     PlayRequest,
     PlaySettings,
+    StaticSettings,
 )
-from toolplay.conversation._reference import REFERENCE_USER, post_dialogue
+from toolplay.conversation._player import PlayedTrials, Player, player_for
+from toolplay.conversation._reference import REFERENCE_USER, post_reply, post_user
 
 __all__ = [
     "DEFAULT_MAX_CALLS_PER_TURN",
-    "DEFAULT_MAX_ROUNDS",
-    "DEFAULT_STOP_MARKER",
     "END_CONVERSATION",
     "REFERENCE_USER",
     "Acted",
@@ -42,15 +40,20 @@ __all__ = [
     "MessageBus",
     "Mode",
     "PlayFunction",
+    "PlayedTrials",
+    "Player",
     "PlayRequest",
     "PlaySettings",
+    "StaticSettings",
     "Stop",
     "builtin_modes",
     "execution_order",
     "offered_tools",
-    "post_dialogue",
+    "post_reply",
+    "post_user",
     "play_dynamic",
     "play_static",
+    "player_for",
     "renamed",
     "shown_tools",
 ]

@@ -3,9 +3,9 @@
 A `Conversation` holds the message bus, the world, the execution environment and the usage of
 one scenario trial. Modes differ only in who speaks when and what the assistant sees; the steps
 are the same everywhere and live here: the user says something (`user_says`), the assistant
-acts (`assistant_acts`: it answers, and each message of tool calls is executed, until it
-answers in text, reaches a call cap or the turn limit), the reference is shown (static modes
-post it through `bus`), and the result is one canonical `Trajectory`.
+acts (`assistant_acts`: it answers (`ask`), and each message of tool calls is executed
+(`run_calls`), until it answers in text, reaches a call cap or the turn limit), the reference
+is shown (static modes post it through `bus`), and the result is one canonical `Trajectory`.
 
 Faults are classified on the way: a user simulator or endpoint fault and a crashing tool are
 infrastructure errors, an exception raised by the assistant itself is an assistant error.
@@ -21,7 +21,13 @@ from toolplay.conversation._bus import MessageBus
 from toolplay.conversation._environment import Environment
 from toolplay.conversation._play import PlayRequest
 from toolplay.messages import Message, ToolCall, Trajectory, Usage, WorldChange, turn_count
-from toolplay.roles import AssistantContext, ReferenceView, UserContext, sees_reference
+from toolplay.roles import (
+    AssistantContext,
+    AssistantTurn,
+    ReferenceView,
+    UserContext,
+    sees_reference,
+)
 from toolplay.scenarios import ScenarioSetup
 from toolplay.tools import ToolPresentation, present
 from toolplay.world import World
@@ -36,8 +42,6 @@ class Acted(NamedTuple):
     """Tool calls it made."""
     capped: bool
     """It reached the call cap before answering in text."""
-    ended: bool = False
-    """It made a call that `ends_on` accepts (and was not asked again)."""
 
 
 class Conversation:
@@ -125,11 +129,11 @@ class Conversation:
         turn: int | None = None,
         cap: int | None = None,
         max_turns: int | None = None,
-        force_first_call: bool = False,
-        ends_on: Callable[[str], bool] | None = None,
-        max_answers: int | None = None,
     ) -> Acted:
         """Let the assistant answer; execute its calls until it answers in text.
+
+        Built from `ask` and `run_calls`; a mode that needs another loop (AutoDE's protocol:
+        the first call ends the dialogue) builds its own from the same two steps.
 
         Args:
             sees: Which messages of the bus it sees (default: its view of the bus).
@@ -139,52 +143,66 @@ class Conversation:
                 (`turn_count`) before it would speak; when the presentation counts the length
                 its own way (`Presentation.budget_used`), that count is checked before it
                 speaks and before its calls run (they are then left unanswered).
-            force_first_call: Its first answer must be a tool call (AutoDE static mode).
-            ends_on: Which tools (by real name) end its turn once called: after a message of
-                calls naming one, the calls are executed and it is not asked again
-                (`Acted.ended`; AutoDE's first call).
-            max_answers: Stop the conversation (`turn_limit`) once the assistant has answered
-                this many times in the whole conversation before it would answer again
-                (AutoDE's round limit).
 
         Raises:
-            Stop: the turn or answer limit was reached, or the assistant or a tool failed.
+            Stop: the turn limit was reached, or the assistant or a tool failed.
+        """
+        made = 0
+        own_rule = self.request.presentation.budget_used(self.bus.messages) is not None
+        while cap is None or made < cap:
+            if own_rule:
+                if self._over_budget(max_turns):
+                    raise Stop("turn_limit")
+            elif max_turns is not None and turn_count(self.bus.messages) >= max_turns:
+                raise Stop("turn_limit")
+            answer = await self.ask(sees=sees, turn=turn)
+            if not answer.tool_calls:
+                return Acted(made, capped=False)
+            if own_rule and self._over_budget(max_turns):
+                raise Stop("turn_limit")
+            self.run_calls(turn)
+            made += len(answer.tool_calls)
+        return Acted(made, capped=True)
+
+    async def ask(
+        self,
+        *,
+        sees: Callable[[Message], bool] | None = None,
+        turn: int | None = None,
+        force_call: bool = False,
+    ) -> AssistantTurn:
+        """Ask the assistant once and post its answer (counted in `answers`).
+
+        Args:
+            sees: Which messages of the bus it sees (default: its view of the bus).
+            turn: The reference turn its message belongs to (static modes).
+            force_call: Its answer must be a tool call (`AssistantContext.force_tool_call`).
+
+        Raises:
+            Stop: the assistant failed (its own error, or an infrastructure error).
+        """
+        answer = await ask_assistant(self.request.assistant, self._context(sees, force_call))
+        self.answers += 1
+        self.usage = self.usage.add(answer.usage)
+        post_answer(self.bus, answer, turn)
+        return answer
+
+    def run_calls(self, turn: int | None = None) -> None:
+        """Execute the tool calls of the last message, one result message each, and record
+        the world changes they made.
+
+        Raises:
+            Stop: a tool crashed (an infrastructure error).
         """
         start = len(self.world.changes)
-        made = 0
         try:
-            own_rule = self.request.presentation.budget_used(self.bus.messages) is not None
-            while cap is None or made < cap:
-                if own_rule and self._over_budget(max_turns):
-                    raise Stop("turn_limit")
-                if (
-                    not own_rule
-                    and max_turns is not None
-                    and turn_count(self.bus.messages) >= max_turns
-                ):
-                    raise Stop("turn_limit")
-                if max_answers is not None and self.answers >= max_answers:
-                    raise Stop("turn_limit")
-                answer = await ask_assistant(
-                    self.request.assistant, self._context(sees, force_first_call and made == 0)
-                )
-                self.answers += 1
-                self.usage = self.usage.add(answer.usage)
-                post_answer(self.bus, answer, turn)
-                if not answer.tool_calls:
-                    return Acted(made, capped=False)
-                if own_rule and self._over_budget(max_turns):
-                    raise Stop("turn_limit")
-                run_calls(self.bus, self.environment, turn)
-                made += len(answer.tool_calls)
-                if ends_on is not None and any(
-                    ends_on(self.presentation.real_name(call.name) or call.name)
-                    for call in answer.tool_calls
-                ):
-                    return Acted(made, capped=False, ended=True)
-            return Acted(made, capped=True)
+            run_calls(self.bus, self.environment, turn)
         finally:
             self.changes += self.world.changes[start:]
+
+    def real_name(self, shown: str) -> str:
+        """The real name of a tool the assistant called by its shown name."""
+        return self.presentation.real_name(shown) or shown
 
     def _context(self, sees: Callable[[Message], bool] | None, force: bool) -> AssistantContext:
         if sees is None:

@@ -41,7 +41,7 @@ import json
 from toolplay.conversation._acting import Stop
 from toolplay.conversation._bus import MessageBus
 from toolplay.conversation._conversation import Conversation
-from toolplay.conversation._play import Mode, PlayRequest
+from toolplay.conversation._play import Mode, PlayRequest, StaticSettings
 from toolplay.conversation._reference import (
     REFERENCE_USER,
     post_reply,
@@ -90,7 +90,9 @@ async def play_static(request: PlayRequest) -> Trajectory:
             except ToolCrash as exc:
                 raise Stop("infrastructure_error", str(exc)) from exc
             acted = await conversation.assistant_acts(
-                sees=functools.partial(_sees, turn=t), turn=t, cap=request.settings.calls_per_turn
+                sees=functools.partial(_sees, turn=t),
+                turn=t,
+                cap=request.settings.of(StaticSettings).calls_per_turn,
             )
             capped = capped or acted.capped
             _post_reference(bus, turn, t, shown, executed)
@@ -105,7 +107,12 @@ def builtin_modes() -> list[Mode]:
     """The built-in modes, as the catalog registers them."""
     return [
         Mode("dynamic", play_dynamic, "On-policy play with a scripted or simulated user."),
-        Mode("static", play_static, "ToolTalk's static evaluation over reference prefixes."),
+        Mode(
+            "static",
+            play_static,
+            "ToolTalk's static evaluation over reference prefixes.",
+            StaticSettings,
+        ),
     ]
 
 

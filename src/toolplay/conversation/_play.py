@@ -1,8 +1,12 @@
 """What a mode is given to play one scenario, and what a mode is.
 
-A mode (dynamic, ToolTalk's static, AutoDE's static, or a plugin's own) is a function from a
+A mode (dynamic, ToolTalk's static, AutoDE's, or a plugin's own) is a function from a
 `PlayRequest` to a `Trajectory`, registered in the catalog as a `Mode`. `PlaySettings` are the
-typed settings every mode may read; a mode ignores what does not concern it.
+typed settings of play every mode may read (the assistant's base prompt, the simulated user's
+briefing); a mode with knobs of its own declares them as a `Settings` model (`Mode.settings`)
+and reads them with `request.settings.of(ItsSettings)` (see `toolplay.settings`): the core's
+`static` mode its call cap (`StaticSettings`), AutoDE's protocol its round limit and stop
+marker, a plugin's mode whatever it declares.
 """
 
 from __future__ import annotations
@@ -11,28 +15,23 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from toolplay.messages import Trajectory
 from toolplay.roles import Assistant, Presentation, User
 from toolplay.scenarios import ScenarioSetup
+from toolplay.settings import Settings, SettingsBag
 
 DEFAULT_MAX_CALLS_PER_TURN = 20
 """Tool calls an assistant may make in one static turn before the turn is cut (ToolTalk's
 reference had no cap; its largest ground-truth turn has 7 calls)."""
 
-DEFAULT_MAX_ROUNDS = 8
-"""Assistant answers AutoDE allows before a dialogue without its call fails (`Round limit
-reached`)."""
 
-DEFAULT_STOP_MARKER = "[DONE]"
-"""What the reference's prompts tell an assistant to write when the API cannot serve the user."""
+class PlaySettings(SettingsBag):
+    """Settings of play that change results (part of a run's identity).
 
-
-class PlaySettings(BaseModel):
-    """Settings of play that change results (part of a run's identity)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    The extra fields are the modes' own (`Mode.settings`), read with `of`.
+    """
 
     system_prompt: str | None = Field(
         default=None,
@@ -59,47 +58,26 @@ class PlaySettings(BaseModel):
         "(on the command line) a file holding it, e.g. AutoDE's prompts/prompt_eng_user_v3.txt; "
         "the user's goal and knowledge follow them.",
     )
-    max_calls_per_turn: int | None = Field(
-        default=None,
-        ge=1,
-        description=f"Static modes: tool calls allowed per turn ({DEFAULT_MAX_CALLS_PER_TURN}).",
-    )
-    max_rounds: int | None = Field(
-        default=None,
-        ge=1,
-        description="AutoDE protocol: assistant answers allowed before a dialogue without its "
-        f"call fails with round_limit ({DEFAULT_MAX_ROUNDS}).",
-    )
-    stop_marker: str | None = Field(
-        default=None,
-        description="AutoDE protocol: text by which the assistant ends the dialogue without a "
-        f"call ({DEFAULT_STOP_MARKER}; empty: none).",
-    )
-    submit_text: str | None = Field(
-        default=None,
-        description="AutoDE protocol, static: text appended to the last user turn before the "
-        "forced call (e.g. the reference's 'SUBMIT API'; default none).",
-    )
 
     @property
     def prompt_parts(self) -> tuple[str | None, bool]:
         """(the run's own base prompt, whether to append the scenario's context)."""
         return self.system_prompt, self.prompt_context
 
+
+class StaticSettings(Settings):
+    """The settings of static play (ToolTalk's `static`, AutoDE's `autode-static`)."""
+
+    max_calls_per_turn: int | None = Field(
+        default=None,
+        ge=1,
+        description=f"Static modes: tool calls allowed per turn ({DEFAULT_MAX_CALLS_PER_TURN}).",
+    )
+
     @property
     def calls_per_turn(self) -> int:
         """The static-mode call cap, default filled in."""
         return self.max_calls_per_turn or DEFAULT_MAX_CALLS_PER_TURN
-
-    @property
-    def rounds(self) -> int:
-        """The AutoDE protocol's round limit, default filled in."""
-        return self.max_rounds or DEFAULT_MAX_ROUNDS
-
-    @property
-    def marker(self) -> str:
-        """The AutoDE protocol's stop marker, default filled in (empty: none)."""
-        return DEFAULT_STOP_MARKER if self.stop_marker is None else self.stop_marker
 
 
 @dataclass(frozen=True)
@@ -130,3 +108,5 @@ class Mode:
     name: str
     play: PlayFunction
     description: str = ""
+    settings: type[Settings] | None = None
+    """Its own knobs (read with `request.settings.of(...)`), reachable with `--option`."""

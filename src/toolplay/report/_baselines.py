@@ -10,16 +10,19 @@ real model and where to look next, each as a command that works as printed.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from toolplay.analysis._metrics import COUNT_KEYS, fmt, ordered_metrics
+from toolplay.analysis import COUNT_KEYS, run_scorers, summary_view
+from toolplay.report._format import fmt
 from toolplay.runs import CEILING, FLOOR, Baselines, RunSummary
+from toolplay.scoring import Scorer
 
-__all__ = ["render_baselines"]
+__all__ = ["baseline_rows", "baseline_sentence", "render_baselines"]
 
 
 def _position(run: float | None, floor: float | None, ceiling: float | None) -> str | None:
@@ -28,8 +31,44 @@ def _position(run: float | None, floor: float | None, ceiling: float | None) -> 
     return f"{(run - floor) / (ceiling - floor):.0%}"
 
 
+def baseline_rows(
+    summary: RunSummary, baselines: Baselines, scorers: Mapping[str, Scorer]
+) -> list[tuple[str, str, str, str]]:
+    """(metric, floor, this run, ceiling) for each of the run's metrics, formatted."""
+    low = dict(summary_view(baselines.floor, scorers).metrics)
+    high = dict(summary_view(baselines.ceiling, scorers).metrics)
+    return [
+        (key, fmt(low.get(key)), fmt(value), fmt(high.get(key)))
+        for key, value in summary_view(summary, scorers).metrics
+        if key not in COUNT_KEYS
+    ]
+
+
+def baseline_sentence(
+    summary: RunSummary, baselines: Baselines, scorers: Mapping[str, Scorer]
+) -> str | None:
+    """Where the run's main metric sits between the floor and the ceiling, as a sentence."""
+    rows = [(k, v) for k, v in summary_view(summary, scorers).metrics if k not in COUNT_KEYS]
+    primary = next((k for k, v in rows if isinstance(v, int | float)), None)
+    if primary is None:
+        return None
+    low, high = baselines.floor.metrics, baselines.ceiling.metrics
+    share = _position(summary.metrics.get(primary), low.get(primary), high.get(primary))
+    if share is None:
+        return None
+    return (
+        f"On {primary}, {summary.assistant} covers {share} of the way from the floor (an "
+        "assistant that never calls a tool) to the ceiling (the reference solution)."
+    )
+
+
 def render_baselines(
-    summary: RunSummary, baselines: Baselines, run_dir: Path, console: Console, command: str
+    summary: RunSummary,
+    baselines: Baselines,
+    run_dir: Path,
+    console: Console,
+    command: str,
+    scorers: Mapping[str, Scorer] | None = None,
 ) -> None:
     """Print the run's metrics between its floor and ceiling, then the next steps.
 
@@ -39,8 +78,9 @@ def render_baselines(
         run_dir: The run directory (named in the printed commands).
         console: Where to print.
         command: How to invoke toolplay so that the printed commands work as printed.
+        scorers: The catalog's scorers (default: the built-ins' and the installed plugins').
     """
-    floor, ceiling = baselines
+    found = scorers if scorers is not None else run_scorers([])
     trials = f"{summary.scenarios} scenario trial{'' if summary.scenarios == 1 else 's'}"
     table = Table(
         title=f"{summary.assistant} between the floor and the ceiling "
@@ -52,25 +92,12 @@ def render_baselines(
     table.add_column("metric", no_wrap=True)
     for name in (f"floor ({FLOOR})", f"this run ({summary.assistant})", f"ceiling ({CEILING})"):
         table.add_column(name, justify="right")
-    rows = [(k, v) for k, v in ordered_metrics(summary.metrics) if k not in COUNT_KEYS]
-    low, high = floor.metrics, ceiling.metrics
-    for key, value in rows:
-        low_value = dict(ordered_metrics(low)).get(key)
-        high_value = dict(ordered_metrics(high)).get(key)
-        table.add_row(*(Text(c) for c in (key, fmt(low_value), fmt(value), fmt(high_value))))
+    for row in baseline_rows(summary, baselines, found):
+        table.add_row(*(Text(c) for c in row))
     console.print(table)
-    primary = next((k for k, v in rows if isinstance(v, int | float)), None)
-    if primary is not None:
-        share = _position(summary.metrics.get(primary), low.get(primary), high.get(primary))
-        if share is not None:
-            console.print(
-                Text(
-                    f"On {primary}, {summary.assistant} covers {share} of the way from the floor "
-                    f"(an assistant that never calls a tool) to the ceiling (the reference "
-                    "solution)."
-                ),
-                soft_wrap=True,
-            )
+    sentence = baseline_sentence(summary, baselines, found)
+    if sentence is not None:
+        console.print(Text(sentence), soft_wrap=True)
     run = shlex.quote(str(run_dir))
     console.print(
         Text(

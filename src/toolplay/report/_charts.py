@@ -55,7 +55,10 @@ def bar_chart(bars: Sequence[Bar], *, maximum: float | None = None, title: str =
     top = top if top > 0 else 1.0
     label_w = min(max([len(b.label) for b in bars] + [4]) * CHAR_WIDTH + 12, LABEL_MAX)
     fits = int((LABEL_MAX - 12) / CHAR_WIDTH)
-    bar_w, row_h, note_w = 300.0, 26.0, 120.0
+    shown_texts = [b.text or ("n/a" if b.value is None else f"{b.value:.3f}") for b in bars]
+    # the text after a bar is never clipped: its column is as wide as the longest one
+    bar_w, row_h = 300.0, 26.0
+    note_w = max([len(t) for t in shown_texts] + [6]) * CHAR_WIDTH + 16
     width = label_w + bar_w + note_w
     height = row_h * len(bars) + 8
     parts = [
@@ -70,7 +73,7 @@ def bar_chart(bars: Sequence[Bar], *, maximum: float | None = None, title: str =
             f'<rect x="{_num(label_w)}" y="{_num(y + 5)}" width="{_num(bar_w)}" height="16" '
             'rx="3" class="chart-track"/>'
         )
-        shown = bar.text or ("n/a" if bar.value is None else f"{bar.value:.3f}")
+        shown = shown_texts[i]
         if bar.value is not None:
             w = max(min(bar.value / top, 1.0), 0.0) * bar_w
             parts.append(

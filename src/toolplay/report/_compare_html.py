@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolplay.analysis._compare import Comparison, spread, stat_cells, system_cells
-from toolplay.analysis._metrics import fmt
+from toolplay.analysis import Comparison, spread
 from toolplay.report._charts import Point, scatter_plot
+from toolplay.report._format import fmt, stat_cells, system_cells
 from toolplay.report._page import render_page
 from toolplay.report._significance_cells import significance_context
 from toolplay.report._user_errors import user_models_context
@@ -52,8 +52,8 @@ def build_comparison(comparison: Comparison, *, human_file: Path | None = None) 
             for label, r in zip(comparison.labels, comparison.runs, strict=True)
         ],
         human_file=str(human_file) if human_file else None,
-        metric_rows=comparison.metric_rows,
-        category_rows=comparison.category_rows,
+        metric_rows=[(name, [fmt(c) for c in cells]) for name, cells in comparison.metric_rows],
+        category_rows=[(name, [fmt(c) for c in cells]) for name, cells in comparison.category_rows],
         category_metric=comparison.category_metric,
         pairs=pairs,
         sources=comparison.sources,

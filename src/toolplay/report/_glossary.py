@@ -22,8 +22,9 @@ __all__ = ["RUN_METRICS", "GlossaryRow", "glossary", "glossary_markdown"]
 RUN_METRICS = (
     Metric(
         "pass^k",
-        "Chance that k trials drawn from a scenario's K all succeed (success: the scorer's "
-        "success flag, else a score of 1), in the summary's `trials` section.",
+        "Chance that k trials drawn from a scenario's K all succeed (success: by the scorer's "
+        "success rule, e.g. ToolTalk's success flag; by default a score of 1), in the "
+        "summary's `trials` section.",
         aggregation="mean over scenarios with at least k scored trials",
         method="τ-bench",
     ),

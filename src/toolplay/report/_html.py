@@ -1,6 +1,8 @@
 """`toolplay report RUN_DIR`: one self-contained HTML file a person reads to judge a run.
 
-What it shows, top to bottom: the headline numbers, every metric, how conversations ended and
+What it shows, top to bottom: the headline numbers, the run between its floor and ceiling
+(when `toolplay baselines` kept them in the run directory; else the command that does), every
+metric, how conversations ended and
 what they cost in tokens, charts (score by category / augmentation / split, score and
 turn-count distributions), the breakdown tables, infrastructure errors, and a scenario
 browser (filters: text, category, augmentation, failed only) with a trajectory viewer per
@@ -13,22 +15,29 @@ that have one; the viewer marks each flagged user message with the check's evide
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from toolplay.analysis._metrics import (
+from toolplay.analysis import (
     COUNT_KEYS,
-    GROUP_SECTIONS,
+    ReportError,
+    RunData,
+    RunEntry,
+    SummaryView,
     Value,
-    fmt,
     group_table,
-    ordered_metrics,
+    load_run,
+    run_scorers,
+    run_user_checks,
+    summary_view,
     trial_rows,
 )
-from toolplay.analysis._run_data import ReportError, RunData, RunEntry, load_run
-from toolplay.analysis._significance import run_scorers
 from toolplay.messages import Usage
+from toolplay.report._baselines import baseline_rows, baseline_sentence
 from toolplay.report._evidence import extract_evidence
+from toolplay.report._format import fmt, plural
 from toolplay.report._glossary import GlossaryRow, glossary
 from toolplay.report._intervals import (
     ci_header,
@@ -40,7 +49,6 @@ from toolplay.report._intervals import (
 from toolplay.report._page import render_page
 from toolplay.report._payload import pack_entries
 from toolplay.report._sections import (
-    breakdowns,
     distribution_charts,
     error_items,
     group_chart,
@@ -49,10 +57,10 @@ from toolplay.report._sections import (
 from toolplay.report._user_errors import (
     judged_by_trial,
     review_context,
-    run_user_checks,
     user_error_context,
 )
-from toolplay.runs import RunSummary
+from toolplay.runs import CEILING, FLOOR, RunSummary, load_baselines
+from toolplay.scoring import Scorer
 from toolplay.store import write_atomic
 
 __all__ = ["REPORT_FILE", "build_report", "write_report"]
@@ -112,7 +120,7 @@ def _cards(run: RunData, metrics: list[tuple[str, Value]]) -> list[dict[str, str
     scored = sum(e.value is not None for e in run.entries)
     if cards:
         cards[0]["cls"] = "primary"
-        cards[0]["note"] = f"over {scored} scored conversation(s)"
+        cards[0]["note"] = f"over {plural(scored, 'scored conversation')}"
         uncertainty = summary_uncertainty(summary)
         interval = uncertainty.metrics.get(cards[0]["key"]) if uncertainty else None
         if uncertainty and interval and interval.low is not None:
@@ -127,7 +135,7 @@ def _cards(run: RunData, metrics: list[tuple[str, Value]]) -> list[dict[str, str
             "key": "scenarios",
             "label": "scenario trials" if trials > 1 else "scenarios",
             "value": fmt(total),
-            "note": f"{trials} trial(s) each" if trials > 1 else "",
+            "note": f"{trials} trials each" if trials > 1 else "",
             "cls": "",
         },
         {"key": "completed", "label": "scored", "value": fmt(completed), "note": "", "cls": ""},
@@ -184,25 +192,36 @@ def _usage(run: RunData) -> Usage:
     return total
 
 
-def _extra_tables(summary: RunSummary | None) -> list[tuple[str, list[tuple[str, str]]]]:
-    """Run-wide count records some methods add (ToolTalk: `counts`, `error_types`)."""
-    tables = []
-    if summary is not None and summary.counts is not None:
-        counts = summary.counts.model_dump()
-        tables.append(("Counts", [(k.replace("_", " "), fmt(v)) for k, v in counts.items()]))
-    if summary is not None and summary.error_types:
-        rows = [(k.replace("_", " "), fmt(v)) for k, v in summary.error_types.items()]
-        tables.append(("Error types", rows))
-    return tables
+def _extra_tables(view: SummaryView | None) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Run-wide records some methods add (ToolTalk: its counts and error types)."""
+    return [
+        (title, [(k.replace("_", " "), fmt(v)) for k, v in values.items()])
+        for title, values in (view.tables if view is not None else [])
+    ]
+
+
+def _baselines(run: RunData, scorers: Mapping[str, Scorer]) -> dict[str, Any]:
+    """The run between its floor and ceiling (`baselines.json`), or how to add them."""
+    kept = load_baselines(run.path)
+    if run.summary is None or kept is None:
+        return {"rows": [], "hint": f"toolplay baselines {shlex.quote(str(run.path))}"}
+    return {
+        "rows": baseline_rows(run.summary, kept, scorers),
+        "sentence": baseline_sentence(run.summary, kept, scorers),
+        "floor": FLOOR,
+        "ceiling": CEILING,
+        "assistant": run.summary.assistant,
+    }
 
 
 def _trial_spread(summary: RunSummary | None) -> str | None:
-    if summary is None or summary.trials.score_mean is None:
+    """The main score's mean ± std over trials; None with one trial (no spread)."""
+    if summary is None or summary.trials.score_mean is None or summary.trials.score_std is None:
         return None
     return f"{fmt(summary.trials.score_mean)} ± {fmt(summary.trials.score_std)}"
 
 
-def _entry(entry: RunEntry) -> dict[str, Any]:
+def _entry(entry: RunEntry, scorers: Mapping[str, Scorer]) -> dict[str, Any]:
     """One scenario trial as the viewer's script reads it (JSON data)."""
     trajectory, info = entry.trajectory, entry.info
     score = entry.score
@@ -228,7 +247,7 @@ def _entry(entry: RunEntry) -> dict[str, Any]:
         "details": None
         if score is None or score.evidence is None
         else score.evidence.model_dump(mode="json"),
-        "evidence": extract_evidence(None if score is None else score.evidence),
+        "evidence": extract_evidence(score, scorers),
         "user_errors": []
         if score is None or score.user_errors is None
         else [e.model_dump(mode="json") for e in score.user_errors.errors],
@@ -238,14 +257,18 @@ def _entry(entry: RunEntry) -> dict[str, Any]:
     }
 
 
-def _glossary(run: RunData) -> list[GlossaryRow]:
+def _scorers(run: RunData) -> Mapping[str, Scorer]:
+    """The scorers of the run's catalog (its plugins' too, when they still load)."""
+    try:
+        return run_scorers([run])
+    except ReportError:  # a plugin of the run no longer loads: the built-ins still explain
+        return run_scorers([])
+
+
+def _glossary(run: RunData, scorers: Mapping[str, Scorer]) -> list[GlossaryRow]:
     """The glossary rows of the methods this run used (and the figures every run has; the
     user-error checks' when the run has a simulated user).
     """
-    try:
-        scorers = run_scorers([run])
-    except ReportError:  # a plugin of the run no longer loads: the built-ins still explain
-        scorers = run_scorers([])
     checks = run_user_checks(run) if run.summary and run.summary.user_errors else ()
     return glossary(scorers, {e.evaluation for e in run.entries}, checks)
 
@@ -253,25 +276,26 @@ def _glossary(run: RunData) -> list[GlossaryRow]:
 def build_report(run: RunData) -> str:
     """The report page for a loaded run (see the module docstring for its contents)."""
     summary = run.summary
-    metrics = ordered_metrics(summary.metrics if summary is not None else None)
-    groups = breakdowns(run)
-    titles = dict(GROUP_SECTIONS)
+    scorers = _scorers(run)
+    view = summary_view(summary, scorers) if summary is not None else None
+    metrics = view.metrics if view is not None else []
+    groups = view.breakdowns if view is not None else {}
     charts = [
         chart
-        for key, group in groups.items()
-        if (chart := group_chart(f"Score {titles[key].lower()}", group)) is not None
+        for group in groups.values()
+        if (chart := group_chart(f"Score {group.title.lower()}", group.rows)) is not None
     ] + distribution_charts(run)
     group_tables = []
     uncertainty = summary_uncertainty(summary)
     for key, group in groups.items():
         columns, rows = with_intervals(
-            *group_table(group),
+            *group_table(group.rows),
             uncertainty.breakdowns.get(key) if uncertainty else None,
             ci_header(uncertainty) if uncertainty else "",
         )
         group_tables.append(
             {
-                "title": titles[key],
+                "title": group.title,
                 "name_header": key.removeprefix("by_").rstrip("s"),
                 "columns": columns,
                 "rows": [(n, [fmt(v.get(c)) for c in columns]) for n, v in rows],
@@ -280,7 +304,9 @@ def build_report(run: RunData) -> str:
     usage = _usage(run)
     suite = summary.suite_name if summary is not None else run.describe("suite")
     judged = judged_by_trial(run)
-    entries = [{**_entry(e), "judged": judged.get((e.id, e.trial), [])} for e in run.entries]
+    entries = [
+        {**_entry(e, scorers), "judged": judged.get((e.id, e.trial), [])} for e in run.entries
+    ]
     return render_page(
         "report.html.jinja",
         script="report.js",
@@ -296,18 +322,20 @@ def build_report(run: RunData) -> str:
         title=f"toolplay report · {suite} · {run.describe('assistant')}",
         subtitle=(
             f"{run.describe('mode')} mode · user {run.describe('user')} · "
-            f"{len(entries)} conversation(s)"
+            f"{plural(len(entries), 'conversation')}"
         ),
         run_path=str(run.path),
         provenance=_provenance(run),
         notes=run.notes,
         cards=_cards(run, metrics),
         metrics=[(k, fmt(v)) for k, v in metrics],
-        extra_tables=_extra_tables(summary),
-        trial_rows=[
+        extra_tables=_extra_tables(view),
+        trial_rows=[  # with one trial pass^1 is the perfect rate: shown as a metric
             (r.k, fmt(r.pass_hat_k), fmt(r.scenarios))
             for r in trial_rows(summary.trials if summary is not None else None)
-        ],
+        ]
+        if run.trials > 1
+        else [],
         trial_spread=_trial_spread(summary),
         uncertainty=uncertainty_context(run),
         usage=[
@@ -315,11 +343,12 @@ def build_report(run: RunData) -> str:
             ("completion", fmt(usage.completion_tokens)),
             ("model calls", fmt(usage.calls)),
         ],
+        baselines=_baselines(run, scorers),
         termination_chart=termination_chart(run),
         charts=charts,
         groups=group_tables,
         errors=error_items(run),
-        glossary=_glossary(run),
+        glossary=_glossary(run, scorers),
         user_errors=user_error_context(summary),
         reviews=review_context(run),
     )

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolplay.analysis._metrics import HEADLINE_ORDER, Value, fmt
-from toolplay.analysis._run_data import RunData
+from toolplay.analysis import HEADLINE_ORDER, RunData, Value
+from toolplay.report._format import fmt
 from toolplay.runs import RunSummary, RunUncertainty
 from toolplay.stats import ConfidenceInterval, TrialPower, scenario_spreads
 
@@ -64,7 +64,7 @@ def method_note(uncertainty: RunUncertainty) -> str:
 
 def with_intervals(
     columns: Sequence[str],
-    rows: Sequence[tuple[str, dict[str, Value]]],
+    rows: Sequence[tuple[str, Mapping[str, Value]]],
     intervals: Mapping[str, Mapping[str, ConfidenceInterval]] | None,
     header: str,
 ) -> tuple[list[str], list[tuple[str, dict[str, Value | str]]]]:

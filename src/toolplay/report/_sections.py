@@ -13,26 +13,15 @@ from typing import Any
 
 from markupsafe import Markup
 
-from toolplay.analysis._metrics import (
-    COUNT_KEYS,
-    Groups,
-    chart_metric,
-    group_table,
-    summary_breakdowns,
-)
-from toolplay.analysis._run_data import RunData
+from toolplay.analysis import COUNT_KEYS, RunData, Value, chart_metric, group_table
 from toolplay.report._charts import Bar, bar_chart, column_chart
+from toolplay.report._format import fmt, plural
 from toolplay.runs import ErrorEntry
 
-__all__ = ["breakdowns", "distribution_charts", "error_items", "group_chart", "termination_chart"]
+__all__ = ["distribution_charts", "error_items", "group_chart", "termination_chart"]
 
 
-def breakdowns(run: RunData) -> dict[str, Groups]:
-    """The summary's breakdowns that have rows (splits, by category, domain, augmentation)."""
-    return {} if run.summary is None else summary_breakdowns(run.summary)
-
-
-def group_chart(title: str, groups: Groups) -> dict[str, Any] | None:
+def group_chart(title: str, groups: Mapping[str, Mapping[str, Value]]) -> dict[str, Any] | None:
     """A bar chart of a breakdown's main metric, each bar labelled with its group's size."""
     columns, rows = group_table(groups)
     metric = chart_metric(columns, rows)
@@ -44,8 +33,9 @@ def group_chart(title: str, groups: Groups) -> dict[str, Any] | None:
         raw = cells.get(metric)
         value = float(raw) if isinstance(raw, int | float) else None
         text = "n/a" if value is None else f"{value:.3f}"
-        if count_key and cells.get(count_key) is not None:
-            text += f"   {cells[count_key]} {count_key}"
+        count = cells.get(count_key) if count_key else None
+        if count_key and isinstance(count, int):
+            text += f"   {plural(count, count_key.removesuffix('s'))}"
         bars.append(Bar(name, value, text))
     known = [b.value for b in bars if b.value is not None]
     top = 1.0 if known and max(known) <= 1.0 and min(known) >= 0.0 else None
@@ -100,7 +90,7 @@ def termination_chart(run: RunData) -> Markup | None:
     total = sum(counts.values())
     if not total:
         return None
-    bars = [Bar(k, v, f"{v} ({v / total:.0%})") for k, v in sorted(counts.items())]
+    bars = [Bar(k, v, f"{fmt(v)} ({v / total:.0%})") for k, v in sorted(counts.items())]
     return bar_chart(bars, maximum=float(total), title="How conversations ended")
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolplay.analysis._metrics import fmt
-from toolplay.analysis._significance import Significance
+from toolplay.analysis import Significance
+from toolplay.report._format import fmt
 from toolplay.stats import PairedDifference
 
 __all__ = [

@@ -10,37 +10,36 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from toolplay.analysis._compare import Comparison, stat_cells, system_cells
-from toolplay.analysis._metrics import (
+from toolplay.analysis import (
     COUNT_KEYS,
-    GROUP_SECTIONS,
-    fmt,
+    Comparison,
     group_table,
-    ordered_metrics,
-    summary_breakdowns,
+    run_scorers,
+    summary_view,
     trial_rows,
 )
+from toolplay.report._fit import fits, print_fitted
+from toolplay.report._format import fmt, stat_cells, system_cells
 from toolplay.report._intervals import ci_header, interval_text, with_intervals
 from toolplay.report._terminal_stats import render_significance, render_trial_power
 from toolplay.report._user_errors import render_user_errors, render_user_models
 from toolplay.runs import RunSummary
+from toolplay.scoring import Scorer
 
 __all__ = ["render_comparison", "render_summary"]
 
 
 def _table(title: str, *columns: str, numeric_from: int = 1) -> Table:
+    """Name columns, then value columns; printed through `_fit`, nothing is ever folded."""
     table = Table(title=title, title_justify="left", title_style="bold", header_style="dim")
     for i, column in enumerate(columns):
-        # Spaces let long metric names wrap instead of being cut ("milestone…").
+        # Spaces let long metric names in headers wrap between words ("slot / precision").
         table.add_column(
             column.replace("_", " "),
             justify="right" if i >= numeric_from else "left",
-            no_wrap=i < numeric_from,
-            overflow="fold",  # a narrow terminal folds a long header word rather than cut it
         )
     return table
 
@@ -52,31 +51,26 @@ def _row(table: Table, *cells: str) -> None:
 def _breakdown(
     title: str, key: str, cells: tuple[Sequence[str], Sequence[tuple[str, Mapping[str, Any]]]]
 ) -> Table:
-    """A breakdown table whose value columns are at least as wide as their widest value."""
+    """A breakdown table: one row per group, one column per metric (and interval)."""
     columns, rows = cells
     table = _table(title, key.removeprefix("by_").rstrip("s"), *columns)
     for name, values in rows:
         _row(table, name, *(fmt(values.get(c)) for c in columns))
-    for column, name in zip(table.columns[1:], columns, strict=True):
-        column.min_width = max((len(fmt(values.get(name))) for _, values in rows), default=1)
     return table
 
 
-def _too_wide(table: Table, console: Console) -> bool:
-    """Whether `table`, at its narrowest (headers folded, values whole), is wider than the
-    console (measured without the console's own cap, which would hide the overflow).
-    """
-    unbounded = console.options.update_width(10_000)
-    return Measurement.get(console, unbounded, table).minimum > console.width
-
-
-def render_summary(summary: RunSummary, console: Console) -> None:
+def render_summary(
+    summary: RunSummary, console: Console, scorers: Mapping[str, Scorer] | None = None
+) -> None:
     """Print headline metrics, breakdowns, errors, terminations and token cost.
 
     Args:
         summary: A run's summary (as in summary.json); absent sections are skipped.
         console: Where to print.
+        scorers: The catalog's scorers, which say how each method's section reads (default:
+            the built-ins' and the installed plugins').
     """
+    view = summary_view(summary, scorers if scorers is not None else run_scorers([]))
     title = Text.assemble(
         ("toolplay", "bold"),
         f" · {summary.suite} · {summary.assistant} · {summary.mode} · user {summary.user}",
@@ -89,7 +83,7 @@ def render_summary(summary: RunSummary, console: Console) -> None:
     _row(head, "scenario trials" if trials > 1 else "scenarios", fmt(summary.scenarios))
     _row(head, "completed", fmt(summary.completed))
     _row(head, "infrastructure errors", fmt(summary.errors))
-    for key, value in ordered_metrics(summary.metrics):
+    for key, value in view.metrics:
         if key not in COUNT_KEYS:  # counts are the rows above
             interval = uncertainty.metrics.get(key) if uncertainty else None
             cell = interval_text(interval) if interval else ""  # counts have none
@@ -98,29 +92,25 @@ def render_summary(summary: RunSummary, console: Console) -> None:
     for key, interval in uncertainty.metrics.items() if uncertainty else ():
         if key not in headline:  # a scorer that declares no parts: its mean scenario score
             _row(head, key, fmt(interval.estimate), interval_text(interval))
-    console.print(head)
-    titles = dict(GROUP_SECTIONS)
-    for key, groups in summary_breakdowns(summary).items():
-        columns, rows = group_table(groups)
+    print_fitted(console, head)
+    for key, breakdown in view.breakdowns.items():
+        columns, rows = group_table(breakdown.rows)
         cells = with_intervals(
             columns,
             rows,
             uncertainty.breakdowns.get(key) if uncertainty else None,
             ci_header(uncertainty) if uncertainty else "",
         )
-        table = _breakdown(titles[key], key, cells)
-        if _too_wide(table, console) and list(cells[0]) != list(columns):
-            # Values are never cut: without room for the intervals, the table goes without.
-            table = _breakdown(titles[key], key, (columns, rows))
+        table = _breakdown(breakdown.title, key, cells)
+        if not fits(table, console) and list(cells[0]) != list(columns):
+            # Without room for the intervals, the table goes without (then pages if need be).
+            table = _breakdown(breakdown.title, key, (columns, rows))
             note = "intervals left out at this width (in summary.json and the HTML report)"
             table.caption, table.caption_justify = note, "left"
-        console.print(table)
-    if summary.counts is not None:
-        parts = [f"{k} {fmt(v)}" for k, v in summary.counts.model_dump().items()]
-        console.print(Text("counts: " + " · ".join(parts)), soft_wrap=True)
-    if summary.error_types:
-        parts = [f"{k} {fmt(v)}" for k, v in summary.error_types.items()]
-        console.print(Text("error types: " + " · ".join(parts)), soft_wrap=True)
+        print_fitted(console, table)
+    for name, values in view.tables:
+        parts = [f"{k} {fmt(v)}" for k, v in values.items()]
+        console.print(Text(f"{name.lower()}: " + " · ".join(parts)), soft_wrap=True)
     _render_trials(summary, console)
     render_trial_power(summary, console)
     _render_termination(summary, console)
@@ -154,7 +144,7 @@ def _render_trials(summary: RunSummary, console: Console) -> None:
     for row in rows:
         interval = [interval_text(passes.get(row.k))] if ci else []
         _row(table, row.k, fmt(row.pass_hat_k), *interval, fmt(row.scenarios))
-    console.print(table)
+    print_fitted(console, table)
     if section.score_mean is not None:
         spread = f"{fmt(section.score_mean)} ± {fmt(section.score_std)}"
         console.print(Text(f"score over trials: {spread} (mean ± std of per-trial means)"))
@@ -168,7 +158,7 @@ def _render_termination(summary: RunSummary, console: Console) -> None:
     table = _table("How conversations ended", "reason", "count", "share")
     for reason, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         _row(table, reason, fmt(count), f"{count / total:.0%}")
-    console.print(table)
+    print_fitted(console, table)
 
 
 def _table_width(columns: Sequence[Sequence[str]]) -> int:
@@ -229,6 +219,11 @@ def _side_by_side(
         console.print(table)
 
 
+def _cells(rows: Sequence[tuple[str, Sequence[Any]]]) -> list[tuple[str, list[str]]]:
+    """Typed rows of a comparison, formatted for a table."""
+    return [(name, [fmt(value) for value in values]) for name, values in rows]
+
+
 def render_comparison(comparison: Comparison, console: Console) -> None:
     """Print runs side by side, per-category scores and the pairwise agreement.
 
@@ -241,14 +236,16 @@ def render_comparison(comparison: Comparison, console: Console) -> None:
     """
     if comparison.suite_version != "none":
         console.print(Text(f"suite version: {comparison.suite_version}"), soft_wrap=True)
-    _side_by_side(console, "Runs side by side", "", comparison.labels, comparison.metric_rows)
+    _side_by_side(
+        console, "Runs side by side", "", comparison.labels, _cells(comparison.metric_rows)
+    )
     if comparison.category_rows:
         _side_by_side(
             console,
             f"By category ({comparison.category_metric})",
             "category",
             comparison.labels,
-            comparison.category_rows,
+            _cells(comparison.category_rows),
             legend=False,
         )
     if comparison.systems:

@@ -11,8 +11,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from toolplay.analysis._metrics import fmt
-from toolplay.analysis._significance import Significance
+from toolplay.analysis import Significance
+from toolplay.report._fit import print_fitted
+from toolplay.report._format import fmt
 from toolplay.report._intervals import method_note, power_rows, power_sentences
 from toolplay.report._significance_cells import difference_cells, listed_ids, significance_note
 from toolplay.runs import RunSummary
@@ -30,7 +31,8 @@ def _table(title: str, *columns: str, numeric_from: int = 1) -> Table:
 
 
 def _note(console: Console, text: str) -> None:
-    console.print(Text(text, style="dim"), soft_wrap=True)
+    """A dim sentence, wrapped between words at the terminal's width."""
+    console.print(Text(text, style="dim"))
 
 
 def render_trial_power(summary: RunSummary, console: Console) -> None:
@@ -54,7 +56,7 @@ def render_trial_power(summary: RunSummary, console: Console) -> None:
         )
         for row in power_rows(power):
             table.add_row(*(Text(cell) for cell in row))
-        console.print(table)
+        print_fitted(console, table)
         for sentence in power_sentences(power):
             _note(console, sentence)
     if uncertainty.metrics:
@@ -99,10 +101,10 @@ def render_significance(significance: Significance | None, console: Console) -> 
     if pair is not None:
         title = f"Paired differences: a = {pair.left}, b = {pair.right}"
         rows = [(d.metric, d) for d in pair.metrics]
-        console.print(_difference_table(title, "metric", rows, ci))
+        print_fitted(console, _difference_table(title, "metric", rows, ci))
         if pair.categories:
             title = f"Paired differences by category ({pair.category_metric})"
-            console.print(_difference_table(title, "category", list(pair.categories), ci))
+            print_fitted(console, _difference_table(title, "category", list(pair.categories), ci))
         for label, ids in ((pair.left, pair.only_left), (pair.right, pair.only_right)):
             if ids:
                 console.print(
@@ -130,7 +132,7 @@ def render_significance(significance: Significance | None, console: Console) -> 
                     for c in (a, b, cells["difference"], cells["ci"], cells["p"], cells["p_holm"])
                 )
             )
-        console.print(table)
+        print_fitted(console, table, keep=2)
         board = _table("Ranking", "run", "rank", ranking.metric, "significantly better than")
         for run in ranking.ranking:
             board.add_row(
@@ -139,7 +141,7 @@ def render_significance(significance: Significance | None, console: Console) -> 
                 Text(fmt(run.estimate)),
                 Text(", ".join(run.better_than) or "-", justify="left"),
             )
-        console.print(board)
+        print_fitted(console, board)
         _note(
             console,
             "rank = 1 + the number of runs significantly better (Holm-adjusted p below "

@@ -16,14 +16,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from toolplay.analysis._compare import stat_cells
-from toolplay.analysis._metrics import COUNT_KEYS, fmt, ordered_metrics
-from toolplay.analysis._run_data import RunData
-from toolplay.analysis._user_models import UserModelComparison, rate_cells
-from toolplay.catalog import CatalogError, build_catalog
+from toolplay.analysis import COUNT_KEYS, RunData, UserErrorRate, UserModelComparison, ordered
+from toolplay.report._format import fmt, stat_cells
 from toolplay.report._intervals import interval_text
 from toolplay.runs import RunSummary, UserErrorSummary
-from toolplay.users import UserCheck, builtin_user_checks
 
 __all__ = [
     "MetricWithout",
@@ -31,7 +27,6 @@ __all__ = [
     "review_context",
     "render_user_errors",
     "render_user_models",
-    "run_user_checks",
     "user_error_context",
     "user_error_note",
     "user_models_context",
@@ -64,9 +59,11 @@ def without_rows(summary: RunSummary) -> list[MetricWithout]:
     if section is None:
         return []
     clean = section.without_user_errors
-    kept = dict(ordered_metrics(clean.metrics))
+    kept = clean.metrics.values()
+    values = summary.metrics.values()
     rows = []
-    for name, value in ordered_metrics(summary.metrics):
+    for name in ordered(list(values)):
+        value = values[name]
         if name in COUNT_KEYS:
             continue
         interval = clean.intervals.get(name)
@@ -258,12 +255,7 @@ def user_models_context(found: UserModelComparison | None) -> dict[str, object] 
     }
 
 
-def run_user_checks(run: RunData) -> list[UserCheck]:
-    """The user-error checks of the catalog the run was made with (its plugins' too; the
-    built-in checks when a plugin no longer loads), for the report's glossary.
-    """
-    plugins = run.config.plugins if run.config is not None else []
-    try:
-        return list(build_catalog(plugins).user_checks.values())
-    except CatalogError:
-        return builtin_user_checks()
+def rate_cells(rate: UserErrorRate) -> list[str]:
+    """A run's user-error figures as table cells: share, trials, metric, without."""
+    share = "-" if rate.share is None else f"{rate.share:.0%}"
+    return [share, fmt(rate.trials), fmt(rate.metric), fmt(rate.without)]

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from toolplay.clients import ModelOptions, ResponseCache
+from toolplay.errors import InputError
 from toolplay.messages import Message, ModelExchange, TerminationReason, ToolCall, Usage
 from toolplay.scenarios import Scenario
 
@@ -140,5 +142,22 @@ class RoleKind:
     """How to write the spec, e.g. `openai:MODEL` (default: the name)."""
 
 
-class RoleSpecError(ValueError):
+@dataclass(frozen=True)
+class ReplayFormat:
+    """A kind of saved output `--assistant replay:PATH` reads back (a method registers its own:
+    ToolTalk's folder of predictions, AutoDE's results file).
+    """
+
+    name: str
+    build: Callable[[RoleRequest], Any]
+    """Returns an `Assistant` (saved calls executed again) or a `Recording` (read)."""
+    what: str
+    """What PATH is, e.g. `a folder of ToolTalk predictions`."""
+    usage: str
+    """How to write the spec, e.g. `replay:DIR`."""
+    accepts: Callable[[Path], bool] | None = None
+    """Whether PATH is one of these (None: any PATH no other format accepts)."""
+
+
+class RoleSpecError(InputError):
     """A role spec names no known kind of role."""

@@ -10,7 +10,8 @@ Return a string to answer in text, or an OpenAI assistant message
 JSON string or an object), optionally with `"usage": {"prompt_tokens", "completion_tokens"}`.
 Declare a `context` parameter to also get the `AssistantContext` (scenario id, trial, raw
 messages); like every assistant under test, it holds nothing of the reference solution.
-`module` may be a dotted module name or a path to a `.py` file. An exception from the function
+`module` may be a dotted module name (found on Python's path or in the current folder) or a
+path to a `.py` file. An exception from the function
 is the assistant's failure (`assistant_error`), except `toolplay.roles.InfrastructureError`,
 which marks the scenario as an infrastructure error to retry on resume. The first exception
 of a run is logged as a warning with its traceback (the CLI prints the message, and the
@@ -25,6 +26,7 @@ import importlib
 import importlib.util
 import inspect
 import logging
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -55,13 +57,31 @@ def load_callable(target: str) -> Callable[..., Any]:
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
         else:
-            module = importlib.import_module(module_name)
+            module = _import_here(module_name)
         found: Any = functools.reduce(getattr, attribute.split("."), module)
     except (ImportError, AttributeError) as exc:
         raise RoleOptionError(f"python:{target}: {exc}") from exc
     if not callable(found):
         raise RoleOptionError(f"python:{target}: {attribute} is not callable")
     return found  # type: ignore[no-any-return]
+
+
+def _import_here(name: str) -> Any:
+    """Module `name`, also from the current folder (as `python -m` would find it there).
+
+    The `toolplay` script's own folder, not the working one, starts Python's search path, so
+    `python:my_agent:respond` beside the user's shell would not be found otherwise.
+    """
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        top = name.split(".")[0]
+        here = Path.cwd()
+        beside = (here / f"{top}.py").is_file() or (here / top / "__init__.py").is_file()
+        if exc.name != top or not beside or str(here) in sys.path:
+            raise
+        sys.path.append(str(here))
+        return importlib.import_module(name)
 
 
 def to_turn(result: Any, first_call_number: int = 0) -> AssistantTurn:

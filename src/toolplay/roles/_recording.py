@@ -2,15 +2,16 @@
 
 A published results file (AutoDE's `results/*.jsonl`) holds what an assistant did in every
 dialogue and trial; nothing in it can be asked again. A role that serves such a file declares
-itself a `Recording` (by subclassing it), and whoever runs a suite asks it explicitly, instead
-of playing a mode:
+itself a `Recording` (by subclassing it). A recording is a player of the run
+(`toolplay.conversation.Player`): the run plan uses it in place of the mode playing the roles,
+and asks it
 
 1. before anything is written, `trials(scenario_ids, requested)`: how many trials the recording
    holds for these scenarios (it decides; a recording that cannot be scored, e.g. a dialogue
    without a record, is refused here with `RecordingError`, naming what is missing);
-2. for each scenario trial, `recorded(setup, trial)`: the trajectory it records, which is then
-   scored and stored like a played one (its `mode` is `recorded`; the run's mode names the
-   method the file was made under).
+2. for each scenario trial, `play(setup, trial)`: the trajectory it records (`recorded`),
+   which is then scored and stored like a played one (its `mode` is `recorded`; the run's mode
+   names the method the file was made under).
 
 A recording is never asked to `respond`: a mode that plays one gets an infrastructure error
 saying so.
@@ -21,6 +22,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
+from toolplay.errors import InputError
 from toolplay.faults import InfrastructureError
 from toolplay.messages import Trajectory
 from toolplay.roles._base import AssistantContext, AssistantTurn
@@ -30,7 +32,7 @@ RECORDED_MODE = "recorded"
 """`Trajectory.mode` of a trajectory read from a recording (toolplay did not play it)."""
 
 
-class RecordingError(ValueError):
+class RecordingError(InputError):
     """A recording cannot serve a run (a scenario without a record, too few trials)."""
 
 
@@ -55,6 +57,10 @@ class Recording(ABC):
         Raises:
             InfrastructureError: The recording holds no such trial.
         """
+
+    async def play(self, setup: ScenarioSetup, trial: int) -> Trajectory:
+        """The recorded trajectory of one scenario trial (as a player of the run)."""
+        return self.recorded(setup, trial)
 
     async def respond(self, context: AssistantContext) -> AssistantTurn:
         """Never asked: a recording is read (`recorded`), not played."""

@@ -3,16 +3,27 @@
 (One conversation is `toolplay.conversation`.)
 """
 
-from toolplay.runs._baselines import CEILING, FLOOR, Baselines, play_baselines
+from toolplay.runs._baselines import (
+    BASELINES_FILE,
+    CEILING,
+    FLOOR,
+    Baselines,
+    load_baselines,
+    play_baselines,
+    save_baselines,
+)
 from toolplay.runs._cache import CacheError, SqliteResponseCache
 from toolplay.runs._config import (
     CONFIG_VERSION,
     OptionError,
     RunConfig,
+    SettingError,
     SuiteVersion,
     apply_options,
     migrate_config,
     option_keys,
+    problem_text,
+    resolve_settings,
     run_identity,
 )
 from toolplay.runs._executor import Executor, LocalExecutor
@@ -24,6 +35,7 @@ from toolplay.runs._lines import (
     ScoreLine,
     TrajectoryLine,
 )
+from toolplay.runs._plan import Intent, RunPlan, catalog_for, resolve_run
 from toolplay.runs._preflight import RunError
 from toolplay.runs._resume import default_out, stored_settings
 from toolplay.runs._review import (
@@ -42,6 +54,7 @@ from toolplay.runs._runner import (
     open_run,
     rescore_run,
     role_settings,
+    run_catalog,
     stored_config,
     trajectory_records,
 )
@@ -62,8 +75,8 @@ from toolplay.runs._summary import (
     RunSummary,
     build_summary,
 )
-from toolplay.runs._trial import TrialOutcome, scenario_info
-from toolplay.runs._trials import TrialStatistics, succeeded, trial_statistics
+from toolplay.runs._trial import TrialOutcome, scenario_info, scorer_failure
+from toolplay.runs._trials import TrialStatistics, trial_statistics
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
 from toolplay.runs._user_errors import (
     KindCount,
@@ -71,10 +84,12 @@ from toolplay.runs._user_errors import (
     WithoutUserErrors,
     user_error_summary,
 )
+from toolplay.runs._writer import StoreWriter
 
 __all__ = [
     "CEILING",
     "FLOOR",
+    "BASELINES_FILE",
     "Baselines",
     "Agreement",
     "REVIEWS_DIR",
@@ -84,13 +99,18 @@ __all__ = [
     "load_reviews",
     "review_run",
     "Executor",
+    "Intent",
+    "RunPlan",
+    "StoreWriter",
     "KindCount",
     "UserErrorSummary",
     "WithoutUserErrors",
     "user_error_summary",
     "LocalExecutor",
     "TrialOutcome",
+    "load_baselines",
     "play_baselines",
+    "save_baselines",
     "SCHEMAS",
     "TRAJECTORY_LINE",
     "ChangeLine",
@@ -114,29 +134,36 @@ __all__ = [
     "SuiteVersion",
     "VersionRequest",
     "SelectionError",
+    "SettingError",
     "SqliteResponseCache",
     "TrialStatistics",
     "apply_options",
     "build_summary",
     "carried_augmentations",
+    "catalog_for",
     "default_out",
     "execute_run",
     "load_summary",
     "migrate_config",
     "open_run",
     "option_keys",
+    "problem_text",
+    "rescore_run",
+    "resolve_run",
+    "resolve_settings",
     "pin_suite_version",
     "rescore_run",
     "retarget_version",
     "run_version",
     "role_settings",
+    "run_catalog",
     "run_identity",
     "run_uncertainty",
     "scenario_info",
+    "scorer_failure",
     "select_scenarios",
     "stored_config",
     "stored_settings",
-    "succeeded",
     "trajectory_records",
     "trial_statistics",
     "versioned_scenarios",

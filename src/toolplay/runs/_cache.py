@@ -14,10 +14,12 @@ import threading
 from contextlib import closing
 from pathlib import Path
 
+from toolplay.errors import InputError
+
 _SCHEMA = "CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, response TEXT NOT NULL)"
 
 
-class CacheError(Exception):
+class CacheError(InputError):
     """The cache file cannot be opened or is not a cache."""
 
 

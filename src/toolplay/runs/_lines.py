@@ -33,6 +33,12 @@ class HeaderLine(BaseModel):
     roles: dict[str, Any] | None = Field(
         default=None, description="Each role's name and public settings (never a key)."
     )
+    exchange_format: int | None = Field(
+        default=None,
+        description="2: model exchanges stored once per message (a request's leading "
+        "messages shared with the previous request are left out, see `previous`/`prefix`); "
+        "absent: every request whole.",
+    )
 
 
 class MessageLine(Message):

@@ -12,13 +12,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from toolplay.errors import InputError
 from toolplay.runs._config import RunConfig, run_identity
 from toolplay.store import RunStore
 
 __all__ = ["RunError", "check_identity", "check_out", "check_paths", "stored_identity"]
 
 
-class RunError(Exception):
+class RunError(InputError):
     """The run cannot start (existing directory without --resume, config mismatch, ...)."""
 
 

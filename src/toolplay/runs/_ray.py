@@ -4,9 +4,10 @@
 (and without `RAY_ADDRESS`) a local Ray instance is started for the run and stopped after it.
 
 - **Workers** are Ray actors (`TrialWorker`, one CPU each), each holding what playing needs,
-  built once from the run's config: the catalog (`config.plugins` are loaded again on the
-  worker, so a plugin must be importable there), the suite, the roles (a local model is loaded
-  once per worker and serves all its trials) and the scoring resources. A worker plays and
+  built once from the run's resolved config by the same run plan as the driver's
+  (`resolve_run`): the catalog (`config.plugins` are loaded again on the worker, so a plugin
+  must be importable there), the suite, the roles (a local model is loaded once per worker and
+  serves all its trials), the player and the scoring resources. A worker plays and
   scores a trial and returns a `TrialOutcome` of plain JSON data; it never writes the store.
 - **The driver** (the `toolplay run` process) stays the one writer of the SQLite store: it
   stores each outcome as the local executor does (file first, commit last), so resume,
@@ -39,13 +40,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from toolplay.catalog import build_catalog
+from toolplay.messages import compact_exchanges
 from toolplay.runs._cache import SqliteResponseCache
 from toolplay.runs._config import RunConfig
 from toolplay.runs._executor import Finished, RunJob
+from toolplay.runs._plan import resolve_run
 from toolplay.runs._preflight import RunError
-from toolplay.runs._select import select_scenarios
-from toolplay.runs._suite_version import versioned_scenarios
 from toolplay.runs._trial import TrialOutcome, TrialWork, harness_failure, play_trial
 from toolplay.scenarios import Scenario
 
@@ -81,38 +81,13 @@ class TrialWorker:
                 "(set on the driver): API keys are not sent through Ray; set them in the "
                 "environment of `ray start` on every node"
             )
-        run = RunConfig.model_validate(config)
-        catalog = build_catalog(run.plugins)
-        suite = catalog.load_suite(run.suite)
-        mode_name = suite.mode(run.mode)
-        scenarios = select_scenarios(suite, run.limit, run.augment)
-        scenarios = versioned_scenarios(run, suite, scenarios, catalog)  # the run's errata
-        self._scenarios: dict[str, Scenario] = {s.id: s for s in scenarios}
-        self._cache = SqliteResponseCache(run.cache) if run.cache else None
-        presentation = catalog.presentation(run.presentation or suite.presentation)
-        assistant = catalog.build_assistant(
-            run.assistant,
-            run.assistant_model,
-            cache=self._cache,
-            concurrency=run.concurrency,
-            presentation=presentation,
-        )
-        user = catalog.build_user(
-            run.user,
-            run.user_options(),
-            cache=self._cache,
-            concurrency=run.concurrency,
-            presentation=presentation,
-        )
+        plan = resolve_run(RunConfig.model_validate(config), intent="play")
+        self._scenarios: dict[str, Scenario] = {s.id: s for s in plan.scenarios}
+        self._cache = SqliteResponseCache(plan.config.cache) if plan.config.cache else None
+        assistant, user = plan.roles(self._cache)
+        player = plan.player(assistant, user)
         self._work = TrialWork(
-            catalog,
-            catalog.mode(mode_name),
-            mode_name,
-            assistant,
-            user,
-            run.play,
-            catalog.scoring_context(scenarios, run.scoring),
-            presentation,
+            plan.catalog, player, plan.mode_name, user.name, plan.scoring_context()
         )
 
     def ready(self) -> int:
@@ -248,14 +223,14 @@ def _lost(job: RunJob, scenario: Scenario, trial: int, exc: BaseException) -> Tr
         scenario,
         trial,
         work.mode_name,
-        work.assistant.name,
-        work.user.name,
+        work.player.name,
+        work.user_name,
         f"Ray worker lost ({type(exc).__name__}): {_cause(exc)}",
     )
     return TrialOutcome(
         scenario_id=scenario.id,
         trial=trial,
-        trajectory=trajectory.model_dump(mode="json"),
+        trajectory=compact_exchanges(trajectory.model_dump(mode="json")),
         score=None,
         failed=True,
         error=trajectory.error,

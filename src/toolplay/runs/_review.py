@@ -43,9 +43,9 @@ from toolplay.clients import (
 from toolplay.faults import InfrastructureError
 from toolplay.messages import Trajectory
 from toolplay.runs._cache import SqliteResponseCache
+from toolplay.runs._plan import catalog_for, resolve_run
 from toolplay.runs._preflight import RunError
-from toolplay.runs._runner import _catalog, check_suite_unchanged, stored_config
-from toolplay.runs._select import select_scenarios
+from toolplay.runs._runner import stored_config
 from toolplay.runs._user_errors import KindCount
 from toolplay.scenarios import Scenario
 from toolplay.store import RunStore, write_json
@@ -187,10 +187,9 @@ def _items(
     finally:
         store.close()
     wanted = list(dict.fromkeys([*config.plugins, *plugins]))
-    catalog = _catalog(config.model_copy(update={"plugins": wanted}), catalog)
-    check_suite_unchanged(run_dir, config, catalog)
-    suite = catalog.load_suite(config.suite)
-    by_id = {s.id: s for s in select_scenarios(suite, config.limit, config.augment)}
+    catalog = catalog_for(config.model_copy(update={"plugins": wanted}), catalog)
+    plan = resolve_run(config, catalog, intent="score")  # the suite checked unchanged
+    by_id = {s.id: s for s in plan.scenarios}
     checking = catalog.user_checking()
     items = []
     for result in results:

@@ -1,72 +1,50 @@
 """Execute a run: play every scenario trial, score it, store it, summarise the store.
 
-Scenario trials run concurrently (`concurrency`), each with its own world; the roles learn which
-trial they serve from their context (seed, cache key). Each
-finished trial is committed to the store before it is reported, by one writer thread (file
-first, then the transaction), so an interrupted run resumes from the store with nothing lost
-and nothing played twice; trials that ended in an infrastructure error, or that the harness
-itself failed to play or score, are stored as errors with their cause and played again on
-resume. Reopening a run (`--resume`, `toolplay score`) takes the store's exclusive lock, drops
-rows that fail their checksum (resume plays them again) and brings the files back in step with
-the store (`_restore`). `config.cache` names a response cache file handed to the roles.
-
-Everything is looked up in the catalog (`toolplay.catalog`), built once per run from the
-built-ins, the installed plugins and `config.plugins`, and each scenario is resolved once
-(`Catalog.setup`) and that setup passed to its mode and its scorer.
-
-An assistant that is a `Recording` (a published results file) is read, not played: before the
-run it says how many trials it holds (`fit_to_recording`; a recording that cannot be scored is
-refused before anything is written), and each trial's trajectory is its record instead of the
-mode's play. Scoring is the same either way, with the run's `ScoringSettings`.
+A run is resolved once into a `RunPlan` (`runs._plan.resolve_run`: catalog, settings, pinned
+suite, mode, presentation, scenarios), the same way for a new run, a resumed one, a re-score,
+a Ray worker, an Inspect task and validation. Scenario trials run concurrently
+(`concurrency`), each with its own world; the roles learn which trial they serve from their
+context (seed, cache key). The plan's player gives each trajectory: the mode playing the
+roles, or a recording read (an assistant that is a published results file: it says before the
+run how many trials it holds, and a recording that cannot be scored is refused before anything
+is written). Each finished trial is committed to the store before it is reported, by the run's
+one `StoreWriter` (file first, then the transaction; trials that queue up share one), so an
+interrupted run resumes from the store with nothing lost and nothing played twice; trials that
+ended in an infrastructure error, that the harness failed to play, or that the scorer failed
+on, are stored as errors with their cause and played again on resume. Reopening a run
+(`--resume`, `toolplay score`) takes the store's exclusive lock, drops rows that fail their
+checksum (resume plays them again) and brings the files back in step with the store
+(`_restore`). `config.cache` names a response cache file handed to the roles.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import ValidationError
 
 from toolplay import __version__
-from toolplay.catalog import Catalog, CatalogError, build_catalog
-from toolplay.clients import RoleOptionError
-from toolplay.messages import Trajectory
-from toolplay.roles import (
-    Assistant,
-    Presentation,
-    Recording,
-    RecordingError,
-    RoleSpecError,
-    User,
-)
+from toolplay.catalog import Catalog
+from toolplay.messages import Trajectory, compact_exchanges
+from toolplay.roles import Assistant, User
 from toolplay.runs._cache import SqliteResponseCache
 from toolplay.runs._config import RunConfig, run_identity
 from toolplay.runs._executor import Executor, LocalExecutor, RunJob
-from toolplay.runs._preflight import (
-    RunError,
-    check_identity,
-    check_out,
-    check_paths,
-)
+from toolplay.runs._plan import Retarget, RunPlan, catalog_for, resolve_run
+from toolplay.runs._preflight import RunError, check_identity, check_paths
 from toolplay.runs._restore import restore_files, stored_records
-from toolplay.runs._select import select_scenarios
-from toolplay.runs._suite_pin import fingerprint, pin_suite, suite_path
-from toolplay.runs._suite_version import (
-    VersionRequest,
-    pin_suite_version,
-    retarget_version,
-    versioned_scenarios,
-)
+from toolplay.runs._resume import stored_settings
+from toolplay.runs._suite_version import VersionRequest, retarget_version
 from toolplay.runs._summary import RunHeader, RunSummary, build_summary
-from toolplay.runs._trial import TrialOutcome, TrialWork, scenario_info
+from toolplay.runs._trial import TrialWork, scenario_info, score_or_failure, scorer_failure
+from toolplay.runs._writer import Progress, StoreWriter
 from toolplay.scenarios import Scenario, Suite
-from toolplay.scoring import ScenarioScore, ScoringContext, score_trajectory
+from toolplay.scoring import ScenarioScore, ScoringContext
 from toolplay.stats import UncertaintySettings
 from toolplay.store import (
     CONFIG_FILE,
@@ -74,18 +52,14 @@ from toolplay.store import (
     SUITE_IDS,
     SUMMARY_FILE,
     RunStore,
-    trajectory_path,
+    StoredResult,
     write_json,
-    write_trajectory_lines,
 )
 
 logger = logging.getLogger(__name__)
 
 _UNCERTAINTY = "uncertainty"
 """Store meta key of the interval settings (not part of the run's identity)."""
-
-Progress = Callable[[int, int], None]
-"""Called with (finished, total) after every scenario trial."""
 
 
 @dataclass
@@ -96,9 +70,6 @@ class RunStats:
 
     cache_hits: int = 0
     cache_misses: int = 0
-
-
-R = TypeVar("R", Assistant, User)
 
 
 def role_settings(assistant: Assistant, user: User) -> dict[str, Any]:
@@ -114,58 +85,6 @@ async def _close_roles(*roles: object) -> None:
         close = getattr(role, "aclose", None)
         if close is not None:
             await close()
-
-
-def fit_to_recording(
-    config: RunConfig, assistant: Assistant, scenarios: Sequence[Scenario]
-) -> RunConfig:
-    """`config` with the trials a recording holds, when the assistant is a `Recording`.
-
-    Raises:
-        RunError: The recording cannot serve these scenarios (naming what is missing).
-    """
-    if not isinstance(assistant, Recording):
-        return config
-    try:
-        trials = assistant.trials([s.id for s in scenarios], config.trials)
-    except RecordingError as exc:
-        raise RunError(f"--assistant: {exc}") from exc
-    return config if trials == config.trials else config.model_copy(update={"trials": trials})
-
-
-def pin_config(config: RunConfig, catalog: Catalog) -> tuple[RunConfig, Callable[[str], str]]:
-    """`config` with its suite pinned (absolute paths, fingerprint; `runs._suite_pin`), and the
-    pinning function, for comparing with a stored run's spec.
-    """
-    importers, suites = set(catalog.importers), set(catalog.suites)
-
-    def pin(spec: str) -> str:
-        return pin_suite(spec, importers, suites)
-
-    spec = pin(config.suite)
-    found = fingerprint(suite_path(spec, importers, suites))
-    return config.model_copy(update={"suite": spec, "suite_fingerprint": found}), pin
-
-
-def check_suite_unchanged(run_dir: Path, config: RunConfig, catalog: Catalog) -> None:
-    """Refuse to re-score a run whose suite is gone or whose files changed (clear reasons).
-
-    Raises:
-        RunError: The suite's path no longer exists, or its fingerprint differs.
-    """
-    path = suite_path(config.suite, set(catalog.importers), set(catalog.suites))
-    if path is None:
-        return
-    if not path.exists():
-        raise RunError(
-            f"{run_dir}: the run's suite {path} no longer exists (moved or deleted?); the run "
-            f"was made with --suite {config.suite}"
-        )
-    if config.suite_fingerprint is not None and fingerprint(path) != config.suite_fingerprint:
-        raise RunError(
-            f"{run_dir}: the files of suite {path} changed since the run was made (their "
-            "fingerprint differs); scoring would not be of the scenarios that were played"
-        )
 
 
 def open_run(config: RunConfig, pin: Callable[[str], str] = lambda spec: spec) -> RunStore:
@@ -191,14 +110,6 @@ def open_run(config: RunConfig, pin: Callable[[str], str] = lambda spec: spec) -
     return store
 
 
-def _build_role(flag: str, build: Callable[[], R]) -> R:
-    """`build()`; an unusable spec is refused naming the option it came from."""
-    try:
-        return build()
-    except (RoleSpecError, RoleOptionError) as exc:
-        raise RunError(f"{flag}: {exc}") from exc
-
-
 def trajectory_records(
     trajectory: Trajectory, score: ScenarioScore | None, roles: dict[str, Any] | None = None
 ) -> list[dict[str, Any]]:
@@ -208,35 +119,32 @@ def trajectory_records(
     and which user produced it, with what settings.
     """
     return stored_records(
-        trajectory.model_dump(mode="json"),
+        compact_exchanges(trajectory.model_dump(mode="json")),
         None if score is None else score.model_dump(mode="json"),
         roles,
     )
 
 
 def run_header(
-    config: RunConfig,
-    suite: Suite,
-    mode: str,
-    context: ScoringContext,
-    roles: dict[str, Any] | None = None,
-    plugins: Sequence[str] = (),
+    plan: RunPlan, context: ScoringContext, roles: dict[str, Any] | None = None
 ) -> RunHeader:
     """Provenance fields of the summary (no secrets, no wall-clock times)."""
+    config = plan.config
     return RunHeader(
         suite=config.suite,
-        suite_name=suite.name,
-        mode=mode,
+        suite_name=plan.suite.name,
+        mode=plan.mode_name,
         assistant=config.assistant,
         user=config.user,
         trials=config.trials,
         toolplay_version=__version__,
         embedding_model=context.embedding_model,
         scoring=context.settings.changed() or None,
-        plugins=list(plugins),
+        plugins=list(plan.catalog.plugins),
         assistant_settings=(roles or {}).get("assistant", {}),
         user_settings=(roles or {}).get("user", {}),
         presentation=config.presentation,
+        departures=plan.departures or None,
     )
 
 
@@ -248,56 +156,16 @@ def record_scenario_info(store: RunStore, scenarios: Sequence[Scenario]) -> None
     )
 
 
-def resolve_presentation(
-    config: RunConfig, suite: Suite, catalog: Catalog
-) -> tuple[RunConfig, Presentation]:
-    """`config` with its presentation named (given, else the suite's), and that presentation.
+def run_catalog(run_dir: Path, plugins: Sequence[str] = ()) -> Catalog:
+    """The catalog a stored run is read with: the built-ins, the installed plugins, the run's
+    own plugins and `plugins`.
 
     Raises:
-        RunError: The name is not a registered presentation.
+        RunError: A plugin does not load.
     """
-    name = config.presentation or suite.presentation
-    try:
-        presentation = catalog.presentation(name)
-    except CatalogError as exc:
-        raise RunError(f"--presentation: {exc}") from exc
-    return config.model_copy(update={"presentation": name}), presentation
-
-
-def stored_presentation(run_dir: Path) -> str | None:
-    """The presentation a stored run used (None when there is no stored run)."""
-    if not (run_dir / RunStore.FILENAME).exists():
-        return None
-    store = RunStore.in_dir(run_dir)
-    try:
-        stored = store.get_meta("config")
-    finally:
-        store.close()
-    if not isinstance(stored, dict):
-        return None
-    try:
-        return RunConfig.model_validate({**stored, "out": str(run_dir)}).presentation
-    except ValidationError:
-        return None
-
-
-def paper_departures(config: RunConfig, suite: Suite) -> list[str]:
-    """How `config` departs from the paper's setup on `suite` (warned once, here)."""
-    if suite.paper_setup is None:
-        return []
-    departures = suite.paper_setup(config.model_dump(mode="json"))
-    for departure in departures:
-        logger.warning("not the paper's setup for %s: %s", suite.name, departure)
-    return departures
-
-
-def _catalog(config: RunConfig, catalog: Catalog | None) -> Catalog:
-    if catalog is not None:
-        return catalog
-    try:
-        return build_catalog(config.plugins)
-    except CatalogError as exc:
-        raise RunError(f"--plugin: {exc}") from exc
+    stored = stored_settings(run_dir) or {}
+    wanted = list(dict.fromkeys([*(stored.get("plugins") or []), *plugins]))
+    return catalog_for(RunConfig(plugins=wanted))
 
 
 async def execute_run(
@@ -320,115 +188,49 @@ async def execute_run(
         stats: Filled with what the run did beside its results (cache hits).
         executor: Where trials are played (default: `LocalExecutor`, this process).
     """
-    catalog = _catalog(config, catalog)
-    typed = config.suite  # loaded as typed, so errors name files as the user wrote them
-    config, pin = pin_config(config, catalog)
-    config = pin_suite_version(config)
-    if config.resume and config.presentation is None:  # a resumed run keeps what it showed
-        config = config.model_copy(update={"presentation": stored_presentation(config.out)})
-    check_out(config, pin)
-    suite = catalog.load_suite(typed)
-    mode_name = suite.mode(config.mode)
+    plan = resolve_run(config, catalog, intent="run")
+    plan.warn_departures()
+    cache = SqliteResponseCache(plan.config.cache) if plan.config.cache else None
     try:
-        mode = catalog.mode(mode_name)
-    except CatalogError as exc:
-        raise RunError(f"--mode: {exc}") from exc
-    config, presentation = resolve_presentation(config, suite, catalog)
-    departures = paper_departures(config, suite)
-    # --augment is folded into the scenarios (selected or applied), not passed to the modes
-    scenarios = select_scenarios(suite, config.limit, config.augment)
-    scenarios = versioned_scenarios(config, suite, scenarios, catalog)
-    cache = SqliteResponseCache(config.cache) if config.cache else None
-    try:
-        assistant = _build_role(
-            "--assistant",
-            lambda: catalog.build_assistant(
-                config.assistant,
-                config.assistant_model,
-                cache=cache,
-                concurrency=config.concurrency,
-                presentation=presentation,
-            ),
-        )
-        user = _build_role(
-            "--user",
-            lambda: catalog.build_user(
-                config.user,
-                config.user_options(),
-                cache=cache,
-                concurrency=config.concurrency,
-                presentation=presentation,
-            ),
-        )
-        config = fit_to_recording(config, assistant, scenarios)
-        context = context or catalog.scoring_context(scenarios, config.scoring)
-        store = open_run(config, pin)
+        assistant, user = plan.roles(cache)
+        player = plan.player(assistant, user)
+        plan = plan.fit_trials(player)
+        context = context or plan.scoring_context()
+        store = open_run(plan.config, plan.pin)
     except BaseException:
         if cache is not None:
             cache.close()
         raise
+    config, scenarios = plan.config, plan.scenarios
     roles = role_settings(assistant, user)
     try:
         store.set_meta("roles", roles)
-        store.set_meta(SUITE_IDS, sorted(e.id for e in suite.entries()))
+        store.set_meta(SUITE_IDS, sorted(e.id for e in plan.suite.entries()))
         record_scenario_info(store, scenarios)
         store.set_meta(_UNCERTAINTY, config.uncertainty.model_dump(mode="json"))
         write_json(config.out / CONFIG_FILE, config.model_dump(mode="json"))
         restore_files(store, config.out)
         done = store.done()
         todo = [(s, t) for s in scenarios for t in range(config.trials) if (s.id, t) not in done]
-        total, finished = len(scenarios) * config.trials, len(scenarios) * config.trials - len(todo)
-        writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolplay-store")
-
-        def persist(outcome: TrialOutcome) -> None:
-            # The file first, the store commit last: a kill in between leaves an uncommitted
-            # trial, which resume plays again (rewriting the file), never a result without
-            # its file. One writer thread does all of it, so fsyncs never stall the loop.
-            write_trajectory_lines(
-                trajectory_path(config.out, outcome.scenario_id, outcome.trial),
-                stored_records(outcome.trajectory, outcome.score, roles),
-            )
-            store.save_result(
-                outcome.scenario_id,
-                outcome.trial,
-                status=outcome.status,
-                trajectory=outcome.trajectory,
-                score=outcome.score,
-                error=outcome.error,
-            )
-
-        async def finish(outcome: TrialOutcome) -> None:
-            nonlocal finished
-            await asyncio.get_running_loop().run_in_executor(writer, persist, outcome)
-            finished += 1
-            if progress:
-                progress(finished, total)
-
-        work = TrialWork(
-            catalog, mode, mode_name, assistant, user, config.play, context, presentation
-        )
-        job = RunJob(config, work, todo)
-        if progress:
-            progress(finished, total)
-        try:
-            await (executor or LocalExecutor()).execute(job, finish)
-        finally:
-            writer.shutdown(wait=True)
+        total = len(scenarios) * config.trials
+        work = TrialWork(plan.catalog, player, plan.mode_name, user.name, context)
+        with StoreWriter(
+            store, config.out, roles, total=total, finished=total - len(todo), progress=progress
+        ) as writer:
+            await (executor or LocalExecutor()).execute(RunJob(config, work, todo), writer.write)
         if cache is not None:
             logger.info(
                 "response cache %s: %d hits, %d misses", cache.path, cache.hits, cache.misses
             )
             if stats is not None:
                 stats.cache_hits, stats.cache_misses = cache.hits, cache.misses
-        header = run_header(config, suite, mode_name, context, roles, catalog.plugins)
-        header = header.model_copy(update={"departures": departures or None})
         summary = build_summary(
             scenarios,
             store.results(),
-            header,
-            catalog.scorers,
+            run_header(plan, context, roles),
+            plan.catalog.scorers,
             uncertainty=config.uncertainty,
-            user_checks=list(catalog.user_checks),
+            user_checks=list(plan.catalog.user_checks),
         )
         write_json(config.out / SUMMARY_FILE, summary.to_json())
         return summary
@@ -467,48 +269,52 @@ def rescore_run(
     """Recompute every score of a stored run from its trajectories; no model is called.
 
     Without a `catalog`, the run's own plugins and `plugins` are loaded besides the built-ins.
-    The summary's intervals use `uncertainty` (default: the settings stored with the run,
-    else the defaults), which are stored with the run for the next `rescore_run`. The run is
-    scored at its suite version, or at the one `version` asks for (`runs._suite_version`;
-    refused, with nothing changed, when that version changes what was played).
+    Trials stored as a scorer's failure are scored again; a scorer that raises now is
+    recorded as its failure, as `toolplay run` records it. The summary's intervals use
+    `uncertainty` (default: the settings stored with the run, else the defaults), which are
+    stored with the run for the next `rescore_run`. The run is scored at its suite version, or
+    at the one `version` asks for (`runs._suite_version`; refused, with nothing changed, when
+    that version changes what was played).
     """
     store = RunStore.in_dir(run_dir, exclusive=True)
     try:
         config = stored_config(run_dir, store)
         wanted = list(dict.fromkeys([*config.plugins, *plugins]))
-        catalog = _catalog(config.model_copy(update={"plugins": wanted}), catalog)
-        check_suite_unchanged(run_dir, config, catalog)
-        suite = catalog.load_suite(config.suite)
-        mode = suite.mode(config.mode)
-        scenarios = select_scenarios(suite, config.limit, config.augment)
+        catalog = catalog_for(config.model_copy(update={"plugins": wanted}), catalog)
         results = store.results()
-        if version is not None:
-            held = {r.scenario_id for r in results}
-            config = retarget_version(config, version, suite, scenarios, held, catalog)
-        config = pin_suite_version(config)
-        scenarios = versioned_scenarios(config, suite, scenarios, catalog)
-        context = context or catalog.scoring_context(scenarios, config.scoring)
-        by_id = {s.id: s for s in scenarios}
+        retarget = _retarget(version, {r.scenario_id for r in results}, catalog)
+        plan = resolve_run(config, catalog, intent="score", retarget=retarget)
+        config = plan.config
+        context = context or plan.scoring_context()
+        by_id = {s.id: s for s in plan.scenarios}
         roles = store.get_meta("roles")
         for result in results:
-            if result.status != "done" or result.scenario_id not in by_id:
+            if result.scenario_id not in by_id or not _scorable(result):
                 continue
             scenario = by_id[result.scenario_id]
             trajectory = Trajectory.model_validate(result.trajectory)
-            setup = catalog.setup(scenario)
-            score = score_trajectory(
-                setup, trajectory, catalog.scorer(scenario.evaluation), context
-            )
-            store.update_score(result.scenario_id, result.trial, score.model_dump(mode="json"))
+            scorer = catalog.scorer(scenario.evaluation)
+            score, error = score_or_failure(scorer, catalog.setup(scenario), trajectory, context)
+            if score is not None and result.status == "done":
+                store.update_score(result.scenario_id, result.trial, score.model_dump(mode="json"))
+            else:
+                store.save_result(
+                    result.scenario_id,
+                    result.trial,
+                    status="done" if score is not None else "error",
+                    trajectory=result.trajectory,
+                    score=None if score is None else score.model_dump(mode="json"),
+                    error=error,
+                )
         if version is not None:
             _store_version(store, run_dir, config)
         restore_files(store, run_dir)  # the files follow the new scores (and any damage heals)
-        record_scenario_info(store, scenarios)  # runs stored before trajectories carried it
-        header = run_header(config, suite, mode, context, roles, catalog.plugins)
+        record_scenario_info(store, plan.scenarios)  # runs stored before trajectories had it
+        header = run_header(plan, context, roles)
         settings = uncertainty or _stored_uncertainty(store)
         store.set_meta(_UNCERTAINTY, settings.model_dump(mode="json"))
         summary = build_summary(
-            scenarios,
+            plan.scenarios,
             store.results(),
             header,
             catalog.scorers,
@@ -519,6 +325,22 @@ def rescore_run(
         return summary
     finally:
         store.close()
+
+
+def _retarget(version: VersionRequest | None, held: set[str], catalog: Catalog) -> Retarget | None:
+    """How `rescore_run` moves the run to the suite version asked for (None: it stays)."""
+    if version is None:
+        return None
+
+    def retarget(config: RunConfig, suite: Suite, scenarios: Sequence[Scenario]) -> RunConfig:
+        return retarget_version(config, version, suite, list(scenarios), held, catalog)
+
+    return retarget
+
+
+def _scorable(result: StoredResult) -> bool:
+    """A stored trial to score again: a scored one, or one its scorer failed on."""
+    return result.status == "done" or scorer_failure(result.error)
 
 
 def _store_version(store: RunStore, run_dir: Path, config: RunConfig) -> None:

@@ -12,7 +12,11 @@ them; the runner and `rescore_run` always write it. `user_errors` counts the sim
 errors and gives the metrics without the trials that have one (`_user_errors`).
 
 `RunSummary` is published as JSON Schema (`toolplay schema summary`); `summary_version`
-changes when a field changes meaning or disappears.
+changes when a field changes meaning or disappears. Version 2 holds each method's own part in
+`sections`, under its scorer's name (its aggregator's `MethodSummary.section`, of the scorer's
+`section` model): version 1 had ToolTalk's `counts`, `error_types` and `splits` at the top
+level and AutoDE's `failures`, `failure_reasons` and `over_trials` inside `metrics`; a version 1
+summary is read into version 2 (`migrate_summary`), so old run folders load, report and compare.
 """
 
 from __future__ import annotations
@@ -22,28 +26,31 @@ from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from toolplay.messages import Trajectory, Usage
+from toolplay.messages import TerminationReason, Usage
 from toolplay.runs._trials import TrialStatistics, trial_statistics
 from toolplay.runs._uncertainty import RunUncertainty, run_uncertainty
 from toolplay.runs._user_errors import UserErrorSummary, user_error_summary
 from toolplay.scenarios import Scenario, augmentation_of
 from toolplay.scoring import (
-    MethodSummary,
     MetricValues,
+    RunAggregate,
     ScenarioScore,
     Scored,
     Scorer,
-    ToolTalkGroup,
-    ToolTalkTotals,
     aggregate,
     group_counts,
 )
 from toolplay.stats import UncertaintySettings
 from toolplay.store import StoredResult
 
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 2
+
+_V1_SECTIONS = {"tooltalk": ("counts", "error_types", "splits")}
+"""Version 1's top-level fields of a method's own part, by the scorer that wrote them."""
+_V1_METRIC_PARTS = {"slots": ("failures", "failure_reasons", "over_trials")}
+"""Version 1's structured parts inside `metrics`, by the scorer that wrote them."""
 
 
 class ErrorEntry(BaseModel):
@@ -133,9 +140,12 @@ class RunSummary(BaseModel):
         description="The method's metrics per application domain (`Scenario.domain`), with "
         "counts; present when the run's scenarios name a domain (AutoDE).",
     )
-    counts: ToolTalkTotals | None = None
-    error_types: dict[str, int] | None = None
-    splits: dict[str, ToolTalkGroup] | None = None
+    sections: dict[str, dict[str, Any]] | None = Field(
+        default=None,
+        description="Each method's own part of the summary, under its scorer's name (ToolTalk's "
+        "counts, error types and splits; AutoDE's failures and spread over trials), of the "
+        "scorer's own model; absent when no method has one.",
+    )
     trials: TrialStatistics
     uncertainty: RunUncertainty | None = Field(
         default=None,
@@ -148,10 +158,25 @@ class RunSummary(BaseModel):
         "message was written by a simulator (a scripted user).",
     )
 
+    @model_validator(mode="before")
+    @classmethod
+    def _migrate(cls, data: Any) -> Any:
+        return migrate_summary(data) if isinstance(data, dict) else data
+
     def to_json(self) -> dict[str, Any]:
         """The JSON form: optional sections that do not apply are left out."""
         absent = {name for name in type(self).model_fields if getattr(self, name) is None}
         return self.model_dump(mode="json", exclude=absent)
+
+
+class _Facts(BaseModel):
+    """What a summary reads of a stored trajectory (validating its messages and exchanges
+    too cost more than the rest of the summary).
+    """
+
+    termination: TerminationReason = "completed"
+    error: str | None = None
+    usage: Usage = Field(default_factory=Usage)
 
 
 def build_summary(
@@ -177,7 +202,7 @@ def build_summary(
         scenario = by_id.get(result.scenario_id)
         if scenario is None:
             continue
-        trajectory = Trajectory.model_validate(result.trajectory)
+        trajectory = _Facts.model_validate(result.trajectory)  # not the whole conversation
         terminations[trajectory.termination] += 1
         usage = usage.add(trajectory.usage)
         if result.status == "error" or result.score is None:
@@ -189,7 +214,9 @@ def build_summary(
                 )
             )
             continue
-        scored.append(Scored(scenario, ScenarioScore.model_validate(result.score)))
+        score = ScenarioScore.model_validate(result.score)
+        scorer = scorers.get(score.evaluation)
+        scored.append(Scored(scenario, scorer.typed(score) if scorer is not None else score))
     held = {(r.scenario_id, r.trial) for r in results}
     missing = sorted(
         (s.id, t) for s in scenarios for t in range(header.trials) if (s.id, t) not in held
@@ -211,10 +238,8 @@ def build_summary(
         by_category=method.by_category if method.by_category is not None else _by_category(scored),
         by_augmentation=by_augmentation or None,
         by_domain=by_domain or None,
-        counts=method.counts,
-        error_types=method.error_types,
-        splits=method.splits,
-        trials=trial_statistics([r.score for r in scored], header.trials),
+        sections=method.sections or None,
+        trials=trial_statistics([r.score for r in scored], header.trials, scorers),
         uncertainty=None
         if uncertainty is None
         else run_uncertainty(scored, header.trials, uncertainty, scorers),
@@ -255,7 +280,7 @@ def _by_domain(
     }
 
 
-def _with_counts(summary: MethodSummary, group: Sequence[Scored]) -> MetricValues:
+def _with_counts(summary: RunAggregate, group: Sequence[Scored]) -> MetricValues:
     return MetricValues.of({**summary.metrics.values(), **group_counts(group)})
 
 
@@ -275,3 +300,23 @@ def _by_category(scored: Sequence[Scored]) -> dict[str, MetricValues]:
         )
         for c, v in sorted(groups.items())
     }
+
+
+def migrate_summary(data: dict[str, Any]) -> dict[str, Any]:
+    """A stored summary of any version in the current format (see the module docstring)."""
+    version = data.get("summary_version", 1)
+    if not isinstance(version, int) or version >= SUMMARY_VERSION:
+        return data
+    out = dict(data)
+    metrics = dict(out.get("metrics") or {})
+    sections: dict[str, dict[str, Any]] = dict(out.get("sections") or {})
+    for source, parts in ((out, _V1_SECTIONS), (metrics, _V1_METRIC_PARTS)):
+        for method, names in parts.items():
+            part = {name: value for name in names if (value := source.pop(name, None)) is not None}
+            if part:
+                sections[method] = part
+    out["metrics"] = metrics
+    if sections:
+        out["sections"] = sections
+    out["summary_version"] = SUMMARY_VERSION
+    return out

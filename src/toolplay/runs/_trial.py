@@ -2,24 +2,25 @@
 
 `play_trial` is what the local executor runs in the event loop and what a Ray worker runs in
 its own process; both hand back a `TrialOutcome` of plain JSON data, so the one writer of the
-store (the driver) persists it the same way wherever it was made. A harness bug while playing
-or scoring ends the trial as an error with its traceback (stored, replayed on resume), never
-as a score.
+store (the driver) persists it the same way wherever it was made. The trajectory comes from
+the run's player (the mode playing the roles, or a recording read). A harness bug while
+playing ends the trial as an infrastructure error with its traceback; a scorer that raises
+ends it as a scorer failure (`scorer_failure`), the same as `toolplay score` reports it: both
+are stored as errors (never scores), and resume plays them again.
 """
 
 from __future__ import annotations
 
 import logging
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from toolplay.catalog import Catalog
-from toolplay.conversation import Mode, PlayRequest, PlaySettings
-from toolplay.messages import ScenarioInfo, Trajectory
-from toolplay.roles import Assistant, Presentation, Recording, User
+from toolplay.conversation import Player
+from toolplay.messages import ScenarioInfo, Trajectory, compact_exchanges
 from toolplay.scenarios import Scenario, ScenarioSetup
-from toolplay.scoring import ScenarioScore, ScoringContext, score_trajectory
+from toolplay.scoring import ScenarioScore, Scorer, ScoringContext, score_trajectory
 
 logger = logging.getLogger(__name__)
 
@@ -53,17 +54,16 @@ class TrialOutcome:
 
 @dataclass(frozen=True)
 class TrialWork:
-    """What playing and scoring a trial needs, resolved once per run (or per worker)."""
+    """What playing and scoring a trial needs, resolved once per run (or per worker) from its
+    plan: the catalog (setups, scorers), who gives the trajectories, the mode's name and the
+    user's (for the record of a trial the harness could not play) and the scoring context.
+    """
 
     catalog: Catalog
-    mode: Mode
+    player: Player
     mode_name: str
-    assistant: Assistant
-    user: User
-    play: PlaySettings
+    user_name: str
     context: ScoringContext
-    presentation: Presentation = field(default_factory=Presentation)
-    """What the assistant is shown (the roles hold the same presentation)."""
 
 
 def scenario_info(scenario: Scenario) -> ScenarioInfo:
@@ -107,21 +107,15 @@ async def play_only(
     """
     try:
         setup = work.catalog.setup(scenario)
-        if isinstance(work.assistant, Recording):
-            trajectory = work.assistant.recorded(setup, trial)
-        else:
-            request = PlayRequest(
-                setup, work.assistant, work.user, trial, work.play, presentation=work.presentation
-            )
-            trajectory = await work.mode.play(request)
+        trajectory = await work.player.play(setup, trial)
     except Exception as exc:  # a harness bug: recorded, retried on resume
         logger.exception("%s trial %d: playing failed", scenario.id, trial)
         failure = harness_failure(
             scenario,
             trial,
             work.mode_name,
-            work.assistant.name,
-            work.user.name,
+            work.player.name,
+            work.user_name,
             f"harness error: {exc!r}",
         )
         return failure, None
@@ -140,20 +134,44 @@ def score_only(
     error = trajectory.error if failed else None
     score: ScenarioScore | None = None
     if not failed and setup is not None:
-        try:
-            scorer = work.catalog.scorer(scenario.evaluation)
-            score = score_trajectory(setup, trajectory, scorer, work.context)
-        except Exception as exc:  # a scorer bug must not sink the other scenarios
-            logger.exception("%s trial %d: scoring failed", scenario.id, trial)
-            failed, error = True, f"scoring failed: {exc!r}\n{traceback.format_exc()}"
+        scorer = work.catalog.scorer(scenario.evaluation)
+        score, error = score_or_failure(scorer, setup, trajectory, work.context)
+        failed = score is None
     return TrialOutcome(
         scenario_id=scenario.id,
         trial=trial,
-        trajectory=trajectory.model_dump(mode="json"),
+        trajectory=compact_exchanges(trajectory.model_dump(mode="json")),
         score=None if score is None else score.model_dump(mode="json"),
         failed=failed,
         error=error,
     )
+
+
+SCORER_FAILED = "scorer {name!r} failed"
+"""How a stored error says the scorer failed on the trial (a bug in the scorer, not an
+infrastructure error): `toolplay run` and `toolplay score` report it alike."""
+
+
+def scorer_failure(error: str | None) -> bool:
+    """Whether a stored error is a scorer's failure (see `score_or_failure`)."""
+    return error is not None and error.startswith("scorer ") and " failed: " in error
+
+
+def score_or_failure(
+    scorer: Scorer, setup: ScenarioSetup, trajectory: Trajectory, context: ScoringContext
+) -> tuple[ScenarioScore | None, str | None]:
+    """The trajectory's score, or None and the scorer's failure (message and traceback).
+
+    A scorer that raises is a bug in the scorer: it must not sink the other scenarios, and the
+    trial is stored as an error that says so (`scorer_failure`), by `run` and `score` alike.
+    """
+    try:
+        return score_trajectory(setup, trajectory, scorer, context), None
+    except Exception as exc:
+        scenario = setup.scenario
+        logger.exception("%s trial %d: the scorer failed", scenario.id, trajectory.trial)
+        what = SCORER_FAILED.format(name=scorer.name)
+        return None, f"{what}: {exc!r}\n{traceback.format_exc()}"
 
 
 async def play_trial(work: TrialWork, scenario: Scenario, trial: int) -> TrialOutcome:

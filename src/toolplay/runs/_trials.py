@@ -3,8 +3,8 @@
 pass^k (τ-bench) is the chance that k trials drawn without replacement from a scenario's n
 trials all succeed, C(c, k) / C(n, k) with c successes, averaged over scenarios: pass^1 is the
 plain success rate, and pass^k falls as k grows unless the assistant is *reliably* right. A
-trial succeeds when its scorer says so (ToolTalk's `evidence.success`), else when its score is
-1.0.
+trial succeeds when its scorer's success rule says so (`Scorer.success`: ToolTalk's is its
+evidence's `success`), by default when its score is 1.0.
 Trials lost to infrastructure errors are left out: a scenario with n < K scored trials counts
 for k ≤ n only, and the number of scenarios behind each k is reported.
 
@@ -15,12 +15,12 @@ the mean and sample standard deviation of those K numbers (std is None for one t
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from statistics import fmean, stdev
 
 from pydantic import BaseModel
 
-from toolplay.scoring import ScenarioScore, ToolTalkEvidence
+from toolplay.scoring import ScenarioScore, Scorer, succeeded
 from toolplay.stats import pass_hat_k
 
 
@@ -35,21 +35,18 @@ class TrialStatistics(BaseModel):
     score_std: float | None
 
 
-def succeeded(score: ScenarioScore) -> bool:
-    """Whether one trial counts as a success."""
-    if isinstance(score.evidence, ToolTalkEvidence):
-        return score.evidence.success
-    return score.score is not None and score.score >= 1.0
-
-
-def trial_statistics(scores: Sequence[ScenarioScore], trials: int) -> TrialStatistics:
-    """The `trials` section of a summary (`k` is the number of trials)."""
+def trial_statistics(
+    scores: Sequence[ScenarioScore], trials: int, scorers: Mapping[str, Scorer]
+) -> TrialStatistics:
+    """The `trials` section of a summary (`k` is the number of trials; `scorers` by name say
+    which trials succeed).
+    """
     outcomes: dict[str, list[bool]] = defaultdict(list)
     by_trial: dict[int, list[float]] = defaultdict(list)
     for score in sorted(scores, key=lambda s: (s.scenario_id, s.trial)):
         if score.score is None:
             continue
-        outcomes[score.scenario_id].append(succeeded(score))
+        outcomes[score.scenario_id].append(succeeded(score, scorers))
         by_trial[score.trial].append(score.score)
     per_scenario = list(outcomes.values())
     means = [fmean(by_trial[t]) for t in sorted(by_trial)]

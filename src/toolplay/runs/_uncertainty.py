@@ -2,8 +2,9 @@
 
 Built from the same scored records as the rest of the summary (infrastructure errors left
 out), with the pure statistics of `toolplay.scoring`: a bootstrap over scenarios for the
-headline `metrics`, pass^k (each k) and the main metric of each breakdown row (`by_category`,
-`by_augmentation`, and `splits` for methods that report them, e.g. ToolTalk); and, when
+headline `metrics`, pass^k (each k, successes by each scorer's rule) and the main metric of
+each breakdown row (`by_category`, `by_augmentation`, `by_domain`, and the breakdowns a method
+declares, e.g. ToolTalk's `splits`); and, when
 scenarios have several scored trials, the spread over trials and the smallest detectable
 difference (`trials`). Which metrics there are, how each decomposes into per-scenario parts
 and which is a breakdown's main one, each scorer declares (`Scorer.parts`). Each group draws
@@ -20,10 +21,16 @@ from math import comb
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from toolplay.methods.tooltalk import DEFAULT_SPLIT
-from toolplay.runs._trials import succeeded
 from toolplay.scenarios import Scenario, augmentation_of
-from toolplay.scoring import MetricParts, Scored, Scorer, group_parts, metric_ratios, parts_of
+from toolplay.scoring import (
+    MetricParts,
+    Scored,
+    Scorer,
+    group_parts,
+    metric_ratios,
+    parts_of,
+    succeeded,
+)
 from toolplay.stats import (
     ConfidenceInterval,
     Ratio,
@@ -55,10 +62,12 @@ class RunUncertainty(BaseModel):
     )
 
 
-def _pass_ratios(records: Sequence[Scored], ids: Sequence[str], trials: int) -> dict[str, Ratio]:
+def _pass_ratios(
+    records: Sequence[Scored], ids: Sequence[str], trials: int, scorers: Mapping[str, Scorer]
+) -> dict[str, Ratio]:
     outcomes: dict[str, list[bool]] = defaultdict(list)
     for record in records:
-        outcomes[record.scenario.id].append(succeeded(record.score))
+        outcomes[record.scenario.id].append(succeeded(record.score, scorers))
     ratios: dict[str, Ratio] = {}
     for k in range(1, trials + 1):
         num = np.zeros((len(ids), 1))
@@ -80,6 +89,14 @@ def _grouped(
         for name in groups_of(record.scenario):
             groups[name].append(record)
     return dict(sorted(groups.items()))
+
+
+def _one_group(group_of: Callable[[Scenario], str]) -> Callable[[Scenario], Sequence[str]]:
+    return lambda scenario: [group_of(scenario)]
+
+
+def _primary(parts: MetricParts) -> str:
+    return parts.primary
 
 
 def _breakdown(
@@ -120,7 +137,7 @@ def run_uncertainty(
     ids = sorted({r.scenario.id for r in kept})
     ratios = {
         **metric_ratios([r.score for r in kept], ids, scorers),
-        **_pass_ratios(kept, ids, trials),
+        **_pass_ratios(kept, ids, trials, scorers),
     }
     intervals = bootstrap_intervals(ratios, settings, "metrics")
     breakdowns = {
@@ -148,15 +165,11 @@ def run_uncertainty(
             settings,
             scorers,
         )
-    split = [r for r in kept if parts_of(scorers, r.scenario.evaluation).splits]
-    if split:
-        breakdowns["splits"] = _breakdown(
-            "splits",
-            _grouped(split, lambda s: [s.split or DEFAULT_SPLIT]),
-            lambda parts: parts.primary,
-            settings,
-            scorers,
-        )
+    for method in sorted({r.scenario.evaluation for r in kept}):
+        mine = [r for r in kept if r.scenario.evaluation == method]
+        for name, group_of in parts_of(scorers, method).breakdowns.items():
+            groups = _grouped(mine, _one_group(group_of))
+            breakdowns[name] = _breakdown(name, groups, _primary, settings, scorers)
     scores: dict[str, list[float]] = defaultdict(list)
     for record in sorted(kept, key=lambda r: (r.scenario.id, r.score.trial)):
         scores[record.scenario.id].append(float(record.score.score or 0.0))

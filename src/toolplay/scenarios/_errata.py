@@ -48,15 +48,17 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from toolplay.scenarios._context import LoadContext
 from toolplay.scenarios._errors import ScenarioError
 from toolplay.scenarios._load import parse_scenario
 from toolplay.scenarios._model import Scenario
+
+if TYPE_CHECKING:
+    import yaml
 
 __all__ = [
     "ERRATA_FORMAT",
@@ -214,6 +216,8 @@ def load_errata(path: Path) -> Errata:
         raise ErrataError(path, None, None, "no such errata file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ErrataError(path, None, None, f"not readable as UTF-8 text ({exc})") from exc
+    import yaml  # noqa: PLC0415 (start-up time: imported on first use)
+
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
@@ -252,6 +256,8 @@ def _field_name(loc: tuple[Any, ...]) -> str | None:
 
 def _line_map(node: yaml.Node | None, prefix: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], int]:
     """Path of every node -> its 1-based line."""
+    import yaml  # noqa: PLC0415 (loaded by `load_errata` already)
+
     if node is None:
         return {}
     found = {prefix: node.start_mark.line + 1}

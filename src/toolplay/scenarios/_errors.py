@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from toolplay.errors import InputError
 
-class ScenarioError(Exception):
+
+class ScenarioError(InputError):
     """A scenario file or suite cannot be used."""
 
     def __init__(self, source: str, field: str | None, reason: str) -> None:

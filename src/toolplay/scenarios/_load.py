@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from toolplay.scenarios._context import LoadContext
@@ -22,9 +21,6 @@ from toolplay.scenarios._model import Scenario
 from toolplay.tools import Registry, RegistryError, api_only_tool
 
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
-
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's safe loader when PyYAML has it (about 10x faster), else the pure-Python one."""
 
 
 def load_scenario_file(path: Path, context: LoadContext) -> list[Scenario]:
@@ -162,10 +158,13 @@ def load_scenario_paths(paths: Iterable[Path], context: LoadContext) -> list[Sce
 
 
 def _parse(text: str, path: Path) -> Any:
+    import yaml  # noqa: PLC0415 (start-up time: imported on first use)
+
     try:
         if path.suffix == ".json":
             return json.loads(text)
-        return yaml.load(text, Loader=_SAFE_LOADER)
+        # libyaml's safe loader when PyYAML has it (about 10x faster), else the pure-Python one
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except json.JSONDecodeError as exc:
         raise ScenarioError(
             str(path), None, f"invalid JSON at line {exc.lineno}: {exc.msg}"

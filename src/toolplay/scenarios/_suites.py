@@ -11,7 +11,7 @@ plugin's; `resolve_suite` only needs the sources and a `LoadContext`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -82,6 +82,14 @@ class SuiteSource:
     def usage(self) -> str:
         """How to write the spec: `quick`, `tooltalk:DIR`."""
         return self.name if self.argument is None else f"{self.name}:{self.argument}"
+
+
+def departure(config: Mapping[str, Any], key: str, paper: Collection[Any], why: str) -> list[str]:
+    """One sentence when a run's `key` (of its configuration as JSON) is set and not one of the
+    `paper`'s values, saying `why` it departs from the paper's setup; else none.
+    """
+    value = config.get(key)
+    return [] if value is None or value in paper else [f"{key} {value!r}: {why}"]
 
 
 def folder_suite(name: str, description: str) -> SuiteLoader:

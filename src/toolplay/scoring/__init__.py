@@ -1,15 +1,17 @@
-"""Scoring: pure functions from recorded trajectories to scores, and run aggregates."""
+"""Scoring: the scorer contract, and the core's own scorer (`state`).
 
-from toolplay.scoring._aggregates import (
-    MethodSummary,
-    MetricValues,
-    ToolTalkGroup,
-    ToolTalkTotals,
-    TrialSpread,
-)
+A scoring method is a `Scorer` (score, aggregate, metrics, evidence model, success rule,
+settings, how its evidence and its summary section read in a report, how its metrics
+decompose); the published methods' scorers live in `toolplay.methods`, each with its own
+evidence and section models. What else is here serves every scorer: the records a scorer
+returns (`ScenarioScore`, `Evidence`, `MethodSummary`), what a report shows of them
+(`EvidenceView`, `SectionView`), the shared scoring resources (`ScoringContext`, the embedding
+similarity) and the ratios of per-scenario parts intervals and paired tests recompute.
+"""
+
+from toolplay.scoring._aggregates import MethodSummary, MetricValues, RunAggregate
 from toolplay.scoring._builtin import builtin_scorers
 from toolplay.scoring._decomposition import (
-    GENERIC_METRIC,
     MEAN_PARTS,
     MetricPart,
     MetricParts,
@@ -19,33 +21,17 @@ from toolplay.scoring._decomposition import (
     score_part,
     with_evidence,
 )
-from toolplay.scoring._embeddings import (
-    EMBEDDING_MODEL,
-    EmbeddingSimilarity,
-    load_embedding_model,
-    model_description,
-    scoring_context,
-)
+from toolplay.scoring._embeddings import EmbeddingSimilarity, load_embedding_model, scoring_context
 from toolplay.scoring._evidence import (
-    CallRecord,
-    ConstraintValue,
     CustomEvidence,
-    ErrorTypeCount,
     Evidence,
-    GroundTruthCall,
-    MilestoneEvidence,
-    MilestoneMatch,
-    PredictedCall,
     ScenarioScore,
-    SlotEvidence,
-    SlotPrediction,
     StateEvidence,
-    TextSimilarity,
-    ToolTalkCounts,
-    ToolTalkEvidence,
+    evidence_as,
+    evidence_kind,
 )
 from toolplay.scoring._metric_parts import group_parts, metric_ratios, parts_of
-from toolplay.scoring._result import ScoringContext
+from toolplay.scoring._result import ScoringContext, TextSimilarity
 from toolplay.scoring._scorer import (
     Metric,
     ReferenceCheck,
@@ -57,63 +43,65 @@ from toolplay.scoring._scorer import (
     group_counts,
     mean_score,
     score_trajectory,
+    succeeded,
 )
-from toolplay.scoring._settings import ScoringSettings, SlotMatching
-from toolplay.scoring._state import final_world, score_state
+from toolplay.scoring._settings import ScoringSettings
+from toolplay.scoring._views import (
+    Breakdown,
+    CheckParts,
+    EvidenceView,
+    MetricValue,
+    SectionView,
+    TrialSpread,
+    cell_text,
+    empty_view,
+)
 
 __all__ = [
-    "CallRecord",
-    "ConstraintValue",
-    "CustomEvidence",
-    "EMBEDDING_MODEL",
-    "EmbeddingSimilarity",
-    "ErrorTypeCount",
-    "Evidence",
-    "GENERIC_METRIC",
-    "GroundTruthCall",
     "MEAN_PARTS",
+    "Breakdown",
+    "CheckParts",
+    "CustomEvidence",
+    "EmbeddingSimilarity",
+    "Evidence",
+    "EvidenceView",
     "MethodSummary",
     "Metric",
     "MetricPart",
     "MetricParts",
+    "MetricValue",
     "MetricValues",
-    "MilestoneEvidence",
-    "MilestoneMatch",
     "Parts",
-    "PredictedCall",
     "ReferenceCheck",
+    "RunAggregate",
     "ScenarioScore",
     "Scored",
     "Scorer",
     "ScoringContext",
     "ScoringSettings",
-    "SlotEvidence",
-    "SlotMatching",
-    "SlotPrediction",
+    "SectionView",
     "StateEvidence",
     "TextSimilarity",
-    "ToolTalkCounts",
-    "ToolTalkEvidence",
-    "ToolTalkGroup",
-    "ToolTalkTotals",
     "TrialSpread",
     "VetoProbe",
     "VetoProbes",
     "aggregate",
     "builtin_scorers",
+    "cell_text",
+    "empty_view",
+    "evidence_as",
+    "evidence_kind",
     "evidence_part",
-    "final_world",
     "group_counts",
     "group_parts",
     "load_embedding_model",
     "mean_score",
     "metric_ratios",
-    "model_description",
     "parts_of",
     "perfect_part",
     "score_part",
-    "score_state",
     "score_trajectory",
     "scoring_context",
+    "succeeded",
     "with_evidence",
 ]

@@ -6,8 +6,9 @@ The published methods' scorers register themselves from `toolplay.methods`.
 from __future__ import annotations
 
 from toolplay.scoring._decomposition import MEAN_PARTS
+from toolplay.scoring._evidence import StateEvidence
 from toolplay.scoring._scorer import Metric, Scorer, mean_score
-from toolplay.scoring._state import score_state
+from toolplay.scoring._state import score_state, show_state
 
 
 def builtin_scorers() -> list[Scorer]:
@@ -23,5 +24,7 @@ def builtin_scorers() -> list[Scorer]:
             ),
             "Final world state compared with the reference solution's, table by table.",
             parts=MEAN_PARTS,
+            evidence=StateEvidence,
+            show_evidence=show_state,
         )
     ]

@@ -18,9 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from pydantic import BaseModel
-
-from toolplay.scoring._evidence import ScenarioScore
+from toolplay.scenarios import Scenario
+from toolplay.scoring._evidence import Evidence, ScenarioScore, evidence_as
 
 __all__ = [
     "GENERIC_METRIC",
@@ -38,7 +37,7 @@ __all__ = [
 Parts = Callable[[ScenarioScore], tuple[float, float]]
 """What one record adds to a metric: (numerator, denominator)."""
 
-E = TypeVar("E", bound=BaseModel)
+E = TypeVar("E", bound=Evidence)
 
 GENERIC_METRIC = "score"
 """The mean scenario score (the summary's `by_category` for methods without their own)."""
@@ -58,11 +57,11 @@ def scored(record: ScenarioScore) -> bool:
     return record.score is not None
 
 
-def with_evidence(kind: type[BaseModel]) -> Callable[[ScenarioScore], bool]:
+def with_evidence(kind: type[Evidence]) -> Callable[[ScenarioScore], bool]:
     """A record filter for aggregators that skip records without their own evidence."""
 
     def counts(record: ScenarioScore) -> bool:
-        return record.score is not None and isinstance(record.evidence, kind)
+        return record.score is not None and evidence_as(record.evidence, kind) is not None
 
     return counts
 
@@ -85,8 +84,8 @@ def evidence_part(kind: type[E], value: Callable[[E], tuple[float, float]]) -> P
     """`value(evidence)` for a record whose evidence is a `kind`, else `(0, 0)` (not counted)."""
 
     def parts(record: ScenarioScore) -> tuple[float, float]:
-        evidence = record.evidence
-        return value(evidence) if isinstance(evidence, kind) else (0.0, 0.0)
+        evidence = evidence_as(record.evidence, kind)
+        return value(evidence) if evidence is not None else (0.0, 0.0)
 
     return parts
 
@@ -102,14 +101,16 @@ class MetricParts:
     metrics: Mapping[str, MetricPart]
     """Headline metric name -> its part (counts such as `dialogues` have none)."""
     primary: str = GENERIC_METRIC
-    """The metric runs are ranked by and the `by_augmentation`/`splits` rows are read by."""
+    """The metric runs are ranked by and the `by_augmentation` (and the method's own
+    breakdowns') rows are read by."""
     category: str = GENERIC_METRIC
     """The metric of the summary's `by_category` rows (the generic mean score unless the
     aggregator writes its own rows)."""
     per_trial: bool = False
     """The aggregator averages per trial, then over trials (one column per trial)."""
-    splits: bool = False
-    """The aggregator also reports per scenario split (the summary's `splits`)."""
+    breakdowns: Mapping[str, Callable[[Scenario], str]] = field(default_factory=dict)
+    """The method's own breakdowns (ToolTalk's `splits`): name -> a scenario's group; their
+    rows get intervals of the `primary` metric, as the generic breakdowns do."""
     counts: Callable[[ScenarioScore], bool] = field(default=scored)
     """Which records the aggregator counts at all (default: every scored one)."""
 

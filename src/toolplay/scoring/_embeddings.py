@@ -20,14 +20,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
-
+from toolplay.errors import InputError
 from toolplay.scoring._result import ScoringContext
 from toolplay.scoring._settings import ScoringSettings
 from toolplay.users import UserChecking
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +43,7 @@ machine under load, one thread took 34 ms per text where two took 396 ms (spinni
 _BATCH = 64
 
 
-class EmbeddingUnavailableError(RuntimeError):
+class EmbeddingUnavailableError(InputError):
     """The embedding model's package is not installed."""
 
 
@@ -98,6 +100,8 @@ class EmbeddingSimilarity:
         missing = sorted({t for t in texts if t not in self._vectors})
         if not missing:
             return
+        import numpy as np  # noqa: PLC0415 (start-up time: only when texts are embedded)
+
         by_length: dict[int, list[str]] = defaultdict(list)
         for text, length in zip(missing, self._token_lengths(missing), strict=True):
             by_length[length].append(text)
@@ -122,6 +126,8 @@ class EmbeddingSimilarity:
         if len(left) != len(right):
             raise ValueError("similarity needs two lists of the same length")
         self.embed([*left, *right])
+        import numpy as np  # noqa: PLC0415 (loaded by `embed` already)
+
         out = []
         for a, b in zip(left, right, strict=True):
             if a == b:

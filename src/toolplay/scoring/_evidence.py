@@ -1,210 +1,85 @@
-"""The evidence behind a score, typed per method: what a report shows to explain a number.
+"""The evidence behind a score: what a report shows to explain a number, typed by its scorer.
 
-Every scorer returns a `ScenarioScore` whose `evidence` is one member of the `Evidence` union,
-told apart by `kind` (the scorer's name). Built-in methods have their own models; a plugin's
-scorer may use `CustomEvidence`, which keeps whatever fields it is given. Records stored before
-evidence was typed carried a free `details` dict: `ScenarioScore` reads those too (the keys were
-the same), so old run folders keep loading.
+Every scorer returns a `ScenarioScore` whose `evidence` is an `Evidence`: its `kind` (the
+scorer's name), `validation_problems`, and the fields of the scorer's own model, a subclass the
+scorer declares (`Scorer.evidence`; ToolSandbox's milestone mapping, ToolTalk's call matching,
+AutoDE's slots, a plugin's own). The union is open: a stored score is read back as a plain
+`Evidence` holding every field it was written with, and `evidence_as(evidence, Model)` gives it
+typed (the run summary and the reports read each record through its scorer). A plugin that
+declares no model may use `CustomEvidence`, which keeps whatever fields it is given.
+
+Records stored before evidence was typed carried a free `details` dict: `ScenarioScore` reads
+those too (the keys were the same), so old run folders keep loading.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, model_validator
 
 from toolplay.users import UserErrors
 
+__all__ = [
+    "CustomEvidence",
+    "Evidence",
+    "ScenarioScore",
+    "StateEvidence",
+    "evidence_as",
+    "evidence_kind",
+]
 
-class _Evidence(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+E = TypeVar("E", bound="Evidence")
+
+
+class Evidence(BaseModel):
+    """The evidence of one score: its scorer's `kind`, plus the fields of the scorer's model.
+
+    Read back from a file it keeps every field it was written with; `evidence_as` makes it
+    the scorer's model again. A scorer's own model subclasses it and refuses unknown fields.
+    """
+
+    model_config = ConfigDict(extra="allow")
 
     validation_problems: list[str] = Field(
         default_factory=list,
         description="Problems of the scenario itself found while scoring the reference "
         "solution (validation only).",
     )
+    kind: str = Field(description="The name of the scorer that wrote it.")
 
 
-class StateEvidence(_Evidence):
+CustomEvidence = Evidence
+"""Evidence of a plugin's scorer that declares no model of its own: `kind` plus any fields."""
+
+
+def evidence_kind(model: type[Evidence]) -> str:
+    """The `kind` a scorer's evidence model writes (its `kind` field's default)."""
+    default = model.model_fields["kind"].default
+    return default if isinstance(default, str) else ""
+
+
+def evidence_as(evidence: Evidence | None, model: type[E]) -> E | None:
+    """`evidence` as the scorer's `model` (None when it is another scorer's, or absent).
+
+    Evidence read back from a file is a plain `Evidence`; this validates its fields as
+    `model` (a stored record that does not fit raises pydantic's ValidationError).
+    """
+    if evidence is None or isinstance(evidence, model):
+        return evidence
+    if evidence.kind != evidence_kind(model):
+        return None
+    return model.model_validate(evidence.model_dump())
+
+
+class StateEvidence(Evidence):
     """`state`: tables either run changed, and those that ended unlike the reference's."""
+
+    model_config = ConfigDict(extra="forbid")
 
     kind: Literal["state"] = "state"
     tables: list[str]
     differing: list[str]
-
-
-class ConstraintValue(BaseModel):
-    """One constraint of a milestone and its similarity where the milestone was matched."""
-
-    kind: str
-    similarity: float
-
-
-class MilestoneMatch(BaseModel):
-    """Where a milestone (or minefield) was matched and how well."""
-
-    id: str
-    index: int | None = Field(description="Message index it was mapped to (None: no message).")
-    similarity: float
-    constraints: list[ConstraintValue] = Field(default_factory=list)
-
-
-class MilestoneEvidence(_Evidence):
-    """`milestones` (ToolSandbox): the best mapping of milestones and minefields."""
-
-    kind: Literal["milestones"] = "milestones"
-    milestone_similarity: float
-    minefield_similarity: float
-    milestone_mapping: list[MilestoneMatch]
-    minefield_mapping: list[MilestoneMatch]
-    turn_count: int
-    messages: int
-
-
-class ToolTalkCounts(BaseModel):
-    """ToolTalk's counts for one conversation (or summed over several)."""
-
-    predictions: int = 0
-    ground_truth: int = 0
-    matches: int = 0
-    actions: int = 0
-    incorrect_actions: int = 0
-    successes: int = 0
-
-
-class PredictedCall(BaseModel):
-    """One predicted call and what became of it."""
-
-    turn: int | None
-    tool: str
-    arguments: Any
-    error: str | None
-    action: bool
-    matches_ground_truth: int | None
-    incorrect_action: bool
-    message_index: int
-
-
-class GroundTruthCall(BaseModel):
-    """One ground-truth call and the prediction that matched it."""
-
-    turn: int
-    tool: str
-    matched_by: int | None
-
-
-class TextSimilarity(BaseModel):
-    """A free-text pair the matching compared, with its similarity."""
-
-    prediction: str
-    ground_truth: str
-    similarity: float
-
-
-class ErrorTypeCount(BaseModel):
-    """How often an error type occurred in a turn (turn None: the whole conversation)."""
-
-    turn: int | None
-    error_type: str
-    count: int
-
-
-class ToolTalkEvidence(_Evidence):
-    """`tooltalk`: the call matching of one conversation."""
-
-    kind: Literal["tooltalk"] = "tooltalk"
-    counts: ToolTalkCounts
-    precision: float | None
-    recall: float
-    incorrect_action_rate: float
-    success: bool
-    soft_success: float
-    split: str | None
-    error_types: list[ErrorTypeCount]
-    predictions: list[PredictedCall]
-    ground_truth: list[GroundTruthCall]
-    similarities: list[TextSimilarity]
-    embedding_model: str | None = None
-
-
-class CallRecord(BaseModel):
-    """A function call: name and arguments (the arguments' raw text when not an object)."""
-
-    name: str
-    arguments: Any
-
-
-class SlotPrediction(CallRecord):
-    """The scored call: its arguments as parsed, and the slots AutoDE records from them."""
-
-    slots: dict[str, Any] | None = Field(
-        default=None,
-        description="The arguments after the reference's cleaning (what its results files "
-        "store); None when they are not a JSON object.",
-    )
-
-
-class SlotEvidence(_Evidence):
-    """`slots` (AutoDE): slot precision, recall and F1 of the scored call."""
-
-    kind: Literal["slots"] = "slots"
-    slot_precision: float
-    slot_recall: float
-    slot_f1: float
-    failure: str | None = Field(
-        description="never_called, round_limit, parse_failure, assistant_error, "
-        "wrong_function, or None when a call was scored."
-    )
-    reason: str = Field(
-        default="",
-        description="The failure in the reference's wording (its results files' `reason`): "
-        "'Round limit reached', 'Arguments parse failed: TEXT', an error, or empty.",
-    )
-    state: Literal["success", "failure"] | None = Field(
-        default=None,
-        description="The reference's record state: success when a call's slots were recorded.",
-    )
-    correct: list[str]
-    wrong: list[str]
-    missing: list[str]
-    label: CallRecord
-    predicted: SlotPrediction | None
-    matching: Literal["exact", "lenient"] = Field(
-        default="exact", description="How slot values were compared (`slot_matching`)."
-    )
-
-
-_BUILTIN_KINDS = ("milestones", "slots", "state", "tooltalk")
-
-
-class CustomEvidence(_Evidence):
-    """Evidence of a plugin's scorer: its `kind` plus any fields it chooses."""
-
-    model_config = ConfigDict(extra="allow")
-
-    kind: str = Field(
-        description="The plugin scorer's name (never one of the built-in kinds).",
-        json_schema_extra={"not": {"enum": list(_BUILTIN_KINDS)}},
-    )
-
-
-def _evidence_tag(value: Any) -> str:
-    kind = value.get("kind") if isinstance(value, dict) else getattr(value, "kind", None)
-    if isinstance(value, CustomEvidence):
-        return "custom"
-    return kind if kind in _BUILTIN_KINDS else "custom"
-
-
-Evidence = Annotated[
-    Annotated[StateEvidence, Tag("state")]
-    | Annotated[MilestoneEvidence, Tag("milestones")]
-    | Annotated[ToolTalkEvidence, Tag("tooltalk")]
-    | Annotated[SlotEvidence, Tag("slots")]
-    | Annotated[CustomEvidence, Tag("custom")],
-    Discriminator(_evidence_tag),
-]
-"""The evidence of one score, by method (`kind`)."""
 
 
 class ScenarioScore(BaseModel):
@@ -220,7 +95,7 @@ class ScenarioScore(BaseModel):
     trial: int = 0
     evaluation: str
     score: float | None
-    evidence: Evidence | None = None
+    evidence: SerializeAsAny[Evidence] | None = None
     error: str | None = None
     user_errors: UserErrors | None = Field(
         default=None,

@@ -10,13 +10,14 @@ unscored ones (infrastructure errors) and those its `counts` filter refuses.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from toolplay.scoring._decomposition import MEAN_PARTS, MetricPart, MetricParts
 from toolplay.scoring._evidence import ScenarioScore
 from toolplay.scoring._scorer import Scorer
-from toolplay.stats._bootstrap import Ratio
+
+if TYPE_CHECKING:
+    from toolplay.stats._bootstrap import Ratio
 
 __all__ = ["group_parts", "metric_ratios", "parts_of"]
 
@@ -57,6 +58,10 @@ def metric_ratios(
     Returns:
         Metric name -> ratio; a metric with no kept record is left out.
     """
+    import numpy as np  # noqa: PLC0415 (start-up time: numpy only where statistics are made)
+
+    from toolplay.stats._bootstrap import Ratio  # noqa: PLC0415
+
     row_of = {sid: i for i, sid in enumerate(scenario_ids)}
     kept = [
         r

@@ -15,6 +15,7 @@ from toolplay.messages import Trajectory
 from toolplay.scenarios import ScenarioSetup
 from toolplay.scoring._evidence import ScenarioScore, StateEvidence
 from toolplay.scoring._result import ScoringContext
+from toolplay.scoring._views import EvidenceView, empty_view
 from toolplay.world import World, WorldState, replay_changes
 
 
@@ -54,3 +55,13 @@ def _rows(state: WorldState, table: str, keys: dict[str, str | None]) -> Counter
         json.dumps({k: v for k, v in row.items() if k != key}, sort_keys=True, default=str)
         for row in state.rows(table)
     )
+
+
+def show_state(evidence: StateEvidence) -> EvidenceView:
+    """What the trajectory viewer shows: the tables that ended unlike the reference's."""
+    out = empty_view()
+    if evidence.differing:
+        out["notes"].append("tables unlike the reference's: " + ", ".join(evidence.differing))
+    elif evidence.tables:
+        out["notes"].append("every changed table ends as the reference leaves it")
+    return out

@@ -22,8 +22,13 @@ SUMMARY_FILE = "summary.json"
 CONFIG_FILE = "config.json"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` to `path` via a temporary file and rename."""
+def write_atomic(path: Path, text: str, *, sync: bool = True) -> None:
+    """Write `text` to `path` via a temporary file and rename.
+
+    `sync=False` skips the fsync: for a file the store can write again (a trajectory file,
+    rewritten from the store when a run is reopened), a power cut may lose it, a killed
+    process never does (the written bytes are the kernel's already).
+    """
     if path.is_dir():  # refused before anything is created, naming the path asked for
         raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -33,7 +38,8 @@ def write_atomic(path: Path, text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -57,9 +63,11 @@ def trajectory_text(records: Iterable[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_trajectory_lines(path: Path, records: Iterable[dict[str, Any]]) -> None:
-    """Write one JSON object per line, atomically."""
-    write_atomic(path, trajectory_text(records))
+def write_trajectory_lines(
+    path: Path, records: Iterable[dict[str, Any]], *, sync: bool = True
+) -> None:
+    """Write one JSON object per line, atomically (`sync`: see `write_atomic`)."""
+    write_atomic(path, trajectory_text(records), sync=sync)
 
 
 def temporary_files(run_dir: Path) -> list[Path]:

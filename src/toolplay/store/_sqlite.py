@@ -21,12 +21,14 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
+
+from toolplay.errors import InputError
 
 try:
     import fcntl
@@ -64,7 +66,7 @@ _ROW = "scenario_id, trial, status, trajectory, score, error, digest"
 _Row = tuple[Any, Any, Any, Any, Any, Any, Any]
 
 
-class StoreError(Exception):
+class StoreError(InputError):
     """The run store is missing, unreadable, damaged, busy or from an incompatible version."""
 
 
@@ -257,6 +259,22 @@ class RunStore:
                 "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (scenario_id, trial, status, trajectory_text, score_text, error, digest),
             )
+
+    def save_results(self, results: Sequence[StoredResult]) -> None:
+        """Store (or replace) several results in one transaction: all of them, or none.
+
+        One commit (one fsync of the write-ahead log) for a batch of finished trials, where
+        `save_result` per trial would pay one each.
+        """
+        rows = []
+        for result in results:
+            trajectory_text = json.dumps(result.trajectory)
+            score_text = None if result.score is None else json.dumps(result.score)
+            key = (result.scenario_id, result.trial, result.status)
+            digest = row_digest(*key, trajectory_text, score_text, result.error)
+            rows.append((*key, trajectory_text, score_text, result.error, digest))
+        with self._transaction() as db:
+            db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
 
     def update_score(self, scenario_id: str, trial: int, score: dict[str, Any]) -> None:
         """Replace the stored score of one result (re-scoring)."""

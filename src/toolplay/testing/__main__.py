@@ -13,7 +13,7 @@ from typing import get_args
 
 from toolplay.catalog import build_catalog
 from toolplay.testing._faults import Fault, FaultPlan
-from toolplay.testing._responders import ReferenceResponder
+from toolplay.testing._responders import ReferenceResponder, Responder, text_answers
 from toolplay.testing._server import ChatServer
 
 
@@ -24,6 +24,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")
     parser.add_argument("--parallel", action="store_true", help="one message per turn's calls")
+    parser.add_argument(
+        "--text",
+        default=None,
+        metavar="ANSWER",
+        help="answer every assistant request with this text instead of the reference "
+        "(short conversations: one call each)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seeds the fault draws")
     parser.add_argument("--retry-after", type=float, default=0.05)
     parser.add_argument("--hang-seconds", type=float, default=30.0)
@@ -49,9 +56,15 @@ def main(argv: list[str] | None = None) -> None:
         hang_seconds=args.hang_seconds,
         content_keyed=args.content_keyed,
     )
-    responder = ReferenceResponder(
-        build_catalog().load_suite(args.suite).scenarios, parallel=args.parallel
+    catalog = build_catalog()
+    suite = catalog.load_suite(args.suite)
+    responder: Responder = ReferenceResponder(
+        suite.scenarios, parallel=args.parallel, catalog=catalog, presentation=suite.presentation
     )
+    if isinstance(responder, ReferenceResponder):
+        responder.index.prepare()  # before serving: no request waits on building setups
+    if args.text is not None:
+        responder = text_answers(responder, args.text)
     with ChatServer(responder, latency=args.latency, faults=plan, port=args.port) as server:
         print(f"serving {server.base_url} (Ctrl-C to stop)", flush=True)
         with contextlib.suppress(KeyboardInterrupt):

@@ -2,7 +2,8 @@
 
 A responder is any callable from the request body to a message dict (`content`, `tool_calls`).
 `scripted` replays a fixed list; `ReferenceResponder` is rule-based: it recognises the scenario
-from the conversation's first user message and plays its reference solution, one call per
+from the conversation's first user message and, where scenarios share it, the tools the request
+offers (`_identify`), and plays its reference solution under the tools' shown names, one call per
 answer or a whole turn's calls at once (parallel calls), and it also plays the user when the
 request offers `end_conversation` (a user-simulator request): it says the script's next line,
 then ends the conversation. A call whose arguments came back malformed (a model fault the
@@ -15,10 +16,14 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolplay.clients import to_tools
 from toolplay.scenarios import Scenario
+from toolplay.testing._identify import ScenarioIndex
+
+if TYPE_CHECKING:
+    from toolplay.catalog import Catalog
 
 Responder = Callable[[dict[str, Any]], dict[str, Any]]
 """Request body → assistant message (`content` and/or `tool_calls`)."""
@@ -78,10 +83,19 @@ class ReferenceResponder:
     Args:
         scenarios: The scenarios it may be asked about.
         parallel: Emit all of a turn's calls in one message instead of one per answer.
+        catalog: Resolves scenarios that share an opening (default: the built-in catalog).
+        presentation: The presentation the runs use (default: toolplay's; `ScenarioIndex`).
     """
 
-    def __init__(self, scenarios: Sequence[Scenario], *, parallel: bool = False) -> None:
-        self.by_opening = {s.script[0]: s for s in scenarios if s.script}
+    def __init__(
+        self,
+        scenarios: Sequence[Scenario],
+        *,
+        parallel: bool = False,
+        catalog: Catalog | None = None,
+        presentation: str | None = None,
+    ) -> None:
+        self.index = ScenarioIndex(scenarios, catalog, presentation)
         self.parallel = parallel
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -89,31 +103,27 @@ class ReferenceResponder:
         messages = request.get("messages") or []
         if is_user_request(request) or self._flipped(messages):
             return self._as_user(messages)
-        return self._as_assistant(messages)
+        return self._as_assistant(request, messages)
 
     def _flipped(self, messages: list[dict[str, Any]]) -> bool:
         """A user simulator offered no tools (AutoDE's user agent): its chat has a known
         scenario's opening as its own (`assistant`) turn, and no user turn says it.
         """
-        said = {m.get("role") for m in messages if m.get("content") in self.by_opening}
+        said = {m.get("role") for m in messages if m.get("content") in self.index.by_opening}
         return said == {"assistant"}
 
-    def _scenario(self, opening: str | None) -> Scenario:
-        scenario = self.by_opening.get(opening or "")
-        if scenario is None:
-            raise KeyError(f"no known scenario opens with {opening!r}")
-        return scenario
-
-    def _as_assistant(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    def _as_assistant(
+        self, request: dict[str, Any], messages: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         users = [m for m in messages if m.get("role") == "user"]
-        scenario = self._scenario(users[0].get("content") if users else None)
+        scenario = self.index.resolve(request, [str(m.get("content")) for m in users])
         turn_index = len(users) - 1
         last_user = max(i for i, m in enumerate(messages) if m.get("role") == "user")
         answers = [m for m in messages[last_user:] if m.get("role") == "assistant"]
         if turn_index >= len(scenario.reference):
             return text("Is there anything else?")
         turn = scenario.reference[turn_index]
-        pending = [(c.name, c.arguments) for c in turn.calls]
+        pending = [(self.index.shown_name(scenario, c.name), c.arguments) for c in turn.calls]
         for answer in answers:
             # The answer sent the first pending calls; a call whose arguments arrived
             # malformed stays pending and is sent again, as a model told of its error would.
@@ -130,8 +140,8 @@ class ReferenceResponder:
         # dialogues, each under its own system message, may come first.
         systems = [i for i, m in enumerate(messages) if m.get("role") == "system"]
         own = messages[systems[-1] + 1 :] if systems else messages
-        said = [m.get("content") for m in own if m.get("role") == "assistant"]
-        scenario = self._scenario(said[0] if said else None)
+        said = [str(m.get("content")) for m in own if m.get("role") == "assistant"]
+        scenario = self.index.user_scenario(said)
         if len(said) < len(scenario.script):
             return text(scenario.script[len(said)])
         return tool_calls(("end_conversation", {}), prefix="end")
@@ -145,3 +155,12 @@ def _well_formed(call: Any) -> bool:
         return isinstance(json.loads(arguments or ""), dict)
     except ValueError:
         return False
+
+
+def text_answers(reference: Responder, answer: str) -> Responder:
+    """Answer every assistant request with `answer` (a user-simulator request: `reference`)."""
+
+    def respond(request: dict[str, Any]) -> dict[str, Any]:
+        return reference(request) if is_user_request(request) else text(answer)
+
+    return respond

@@ -26,8 +26,6 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
-from rapidfuzz import fuzz, process, utils
-
 from toolplay.tools._errors import RegistryError
 from toolplay.tools._presentation import Augmentation, ToolPresentation, strip_descriptions
 from toolplay.tools._registry import Registry
@@ -42,6 +40,8 @@ def _name_similarity(name: str, targets: tuple[str, ...]) -> float:
     Memoised: every variant of a scenario offers the same tools, so a suite ranks the same
     names hundreds of times (the ranking is a measurable share of a conversation's CPU).
     """
+    from rapidfuzz import fuzz, process, utils  # noqa: PLC0415 (start-up time: first use)
+
     found = process.extract(name, targets, scorer=fuzz.WRatio, processor=utils.default_process)
     return max((score for _, score, _ in found), default=0.0)
 

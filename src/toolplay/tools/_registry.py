@@ -19,6 +19,8 @@ own call binding reports them: the first missing required parameter in signature
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -210,10 +212,20 @@ def build_registry(domains: Iterable[Domain]) -> Registry:
             unknown = (meta.reads | meta.writes) - set(domain.tables) - {"session"}
             if unknown:
                 raise RegistryError(f"tool {name!r} uses undeclared table(s) {sorted(unknown)}")
-            model, description = argument_model(function, name)
-            schema = openai_schema(name, description, model)
-            tools[name] = ToolSpec(name, function, meta, domain.name, model, schema)
+            model, schema = _derived(function, name)
+            tools[name] = ToolSpec(name, function, meta, domain.name, model, copy.deepcopy(schema))
     return Registry(tools, tables, by_name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _derived(function: Callable[..., Any], name: str) -> tuple[type[BaseModel], dict[str, Any]]:
+    """A tool's argument model and schema, derived once per process.
+
+    A suite's scenarios build registries for many sets of domains; each tool's derivation
+    (pydantic model and JSON Schema) is the same every time. Callers copy the schema.
+    """
+    model, description = argument_model(function, name)
+    return model, openai_schema(name, description, model)
 
 
 def parse_arguments(text: str) -> dict[str, Any] | str:

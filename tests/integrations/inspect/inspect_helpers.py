@@ -45,6 +45,20 @@ MODEL = "ref"
 DEFAULT_MOCK_OUTPUT = "Default output from mockllm/model"
 
 
+def offline(tmp_path: Path) -> dict[str, str]:
+    """Environment of an `inspect` process as on a fresh offline install.
+
+    tiktoken's cache is an empty folder and every HTTPS download goes to a proxy that refuses
+    it, so a run that needs tiktoken's download fails here even on a machine with a network.
+    """
+    refused = "http://127.0.0.1:9"
+    return {
+        "TIKTOKEN_CACHE_DIR": str(tmp_path / "tiktoken-cache"),
+        "HTTPS_PROXY": refused,
+        "https_proxy": refused,
+    }
+
+
 class FlawedResponder:
     """The reference solution with deterministic mistakes, chosen by the scenario's opening.
 

@@ -31,6 +31,7 @@ from inspect_helpers import (
     MODEL,
     FlawedResponder,
     mock_outputs,
+    offline,
     require_tooltalk,
     run_scores,
     scenarios_of,
@@ -257,6 +258,7 @@ def test_cli_openai_provider(
     chosen, server, baselines = setup
     tooltalk = next(f for f in chosen if f.name == "tooltalk")
     env = {f"{SERVICE.upper()}_BASE_URL": server.base_url, f"{SERVICE.upper()}_API_KEY": "k"}
+    env |= offline(tmp_path)
     logs = inspect_cli(
         tmp_path,
         "toolplay/sandbox",
@@ -282,10 +284,9 @@ def test_cli_openai_provider(
 
 
 def test_cli_mock_model(tmp_path: Path) -> None:
-    """`--model mockllm/model` (its default text answer) against `toolplay run` answering the
-    same text; the `inspect` process gets an offline stand-in for tiktoken's encoding."""
-    stand_in = Path(__file__).parent / "offline_tiktoken"
-    env = {"PYTHONPATH": os.pathsep.join([str(stand_in), os.environ.get("PYTHONPATH", "")])}
+    """`--model mockllm/model` (its default text answer, docs/inspect.md's smoke test) against
+    `toolplay run` answering the same text, offline as on a fresh install: the mock model's
+    token counting finds tiktoken's encoding without a download (`_offline`)."""
     logs = inspect_cli(
         tmp_path,
         "toolplay/sandbox",
@@ -296,7 +297,7 @@ def test_cli_mock_model(tmp_path: Path) -> None:
         "augmentation=none",
         "-T",
         f"limit={LIMIT}",
-        env=env,
+        env=offline(tmp_path),
     )
     with ChatServer(scripted([text(DEFAULT_MOCK_OUTPUT)])) as server:
         for task, suite, augment in (("sandbox", "sandbox", ("none",)), ("autode", "autode", ())):

@@ -23,6 +23,7 @@ from inspect_helpers import (
     MODEL,
     FlawedResponder,
     mock_outputs,
+    offline,
     run_scores,
     scenarios_of,
     toolplay_run,
@@ -108,7 +109,8 @@ def test_an_inspect_model_error_is_an_infrastructure_error_not_a_zero(tmp_path: 
     result = CliRunner().invoke(
         app, ["import-inspect", log.location, "--out", str(tmp_path / "imported")]
     )
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output  # as `toolplay run` with an error
+    assert f"inspect eval-retry {log.location}" in result.output
     imported = load_summary(tmp_path / "imported")
     assert imported.errors == 1 and imported.completed == 3
     assert [e.scenario_id for e in imported.error_list] == [failing.id]
@@ -116,7 +118,6 @@ def test_an_inspect_model_error_is_an_infrastructure_error_not_a_zero(tmp_path: 
     assert imported.termination == summary.termination
     # `inspect eval-retry` (toolplay's --resume) plays the errored sample again, only it; the
     # retried model is mockllm's default (its text answer), so that sample now scores
-    stand_in = Path(__file__).parent / "offline_tiktoken"
     retried = subprocess.run(
         [
             str(Path(sys.executable).parent / "inspect"),
@@ -127,7 +128,7 @@ def test_an_inspect_model_error_is_an_infrastructure_error_not_a_zero(tmp_path: 
             "--display",
             "none",
         ],
-        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(stand_in), *sys.path])},
+        env={**os.environ, **offline(tmp_path)},
         capture_output=True,
         text=True,
         timeout=600,

@@ -3,8 +3,14 @@
 It adds:
 - a tool domain `counter` (one table of named counters; tools to read and increment them);
 - a scorer `counter_target` with its metric `target_hit_rate`: did the named counter end at the
-  target value (scenario metadata `target`)?
-- a mode `impatient`: dynamic play in which the assistant gets at most two tool calls per turn;
+  target value (scenario metadata `target`)? It declares the whole scorer contract, as the
+  built-in methods do: its evidence model (`CounterEvidence`) and how the report's trajectory
+  viewer shows it (a table and a note), its success rule for pass^k (the target hit in one
+  call: an assistant that gets there by several increments scores 1 but does not succeed), and
+  its own section of the run summary (`CounterSection`: trials that ended above or below the
+  target), shown as rows of the report's metrics table;
+- a mode `impatient`: dynamic play in which the assistant gets at most `patience` tool calls
+  per turn, its own setting (`--option patience=N`, default 2, recorded in config.json);
 - a named suite `counter`, built in code, and an importer `counts:FILE` that reads a text file
   of `name=target` lines into scenarios (refusing a bad line with the file, line and reason).
 
@@ -20,6 +26,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 from statistics import fmean
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from toolplay.catalog import Catalog
 from toolplay.conversation import Conversation, Mode, PlayRequest, Stop
@@ -33,7 +42,8 @@ from toolplay.scenarios import (
     parse_scenario,
 )
 from toolplay.scoring import (
-    CustomEvidence,
+    Evidence,
+    EvidenceView,
     MethodSummary,
     Metric,
     MetricValues,
@@ -41,7 +51,11 @@ from toolplay.scoring import (
     Scored,
     Scorer,
     ScoringContext,
+    SectionView,
+    empty_view,
+    evidence_as,
 )
+from toolplay.settings import Settings
 from toolplay.tools import Domain, NotFoundError, tool
 from toolplay.world import TableSchema, World, replay_changes
 
@@ -83,6 +97,26 @@ DOMAIN = Domain(
 )
 
 
+class CounterEvidence(Evidence):
+    """What a `counter_target` score rests on: the counter, where it ended, its target, and how
+    many increments it took."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["counter_target"] = "counter_target"
+    counter: str
+    final: int | None
+    target: int
+    increments: int
+
+
+class CounterSection(BaseModel):
+    """The scorer's own part of the run summary: trials that missed, by direction."""
+
+    above: int = 0
+    below: int = 0
+
+
 def score_counter(
     setup: ScenarioSetup, trajectory: Trajectory, context: ScoringContext
 ) -> ScenarioScore:
@@ -92,41 +126,98 @@ def score_counter(
     name, target = scenario.metadata["counter"], scenario.metadata["target"]
     row = world.find_one("counters", {"name": name})
     final = None if row is None else int(row["value"])
+    increments = sum(
+        1
+        for message in trajectory.messages
+        if message.is_tool_result and message.tool_name == "increment_counter"
+    )
     return ScenarioScore(
         scenario_id=scenario.id,
         trial=trajectory.trial,
         evaluation="counter_target",
         score=1.0 if final == target else 0.0,
-        evidence=CustomEvidence(kind="counter_target", counter=name, final=final, target=target),
+        evidence=CounterEvidence(counter=name, final=final, target=target, increments=increments),
     )
+
+
+def hit_in_one_call(score: ScenarioScore) -> bool:
+    """The success rule (pass^k): the target hit with a single increment."""
+    evidence = evidence_as(score.evidence, CounterEvidence)
+    return evidence is not None and evidence.final == evidence.target and evidence.increments == 1
 
 
 def aggregate_counter(records: Sequence[Scored]) -> MethodSummary:
-    """The share of scenario trials whose counter hit its target."""
+    """The share of scenario trials whose counter hit its target, and the misses."""
     scores = [r.score.score for r in records if r.score.score is not None]
+    finals = [
+        (e.final or 0, e.target)
+        for r in records
+        if (e := evidence_as(r.score.evidence, CounterEvidence)) is not None
+    ]
     return MethodSummary(
-        metrics=MetricValues.of({"target_hit_rate": fmean(scores) if scores else None})
+        metrics=MetricValues.of({"target_hit_rate": fmean(scores) if scores else None}),
+        section=CounterSection(
+            above=sum(final > target for final, target in finals),
+            below=sum(final < target for final, target in finals),
+        ),
     )
+
+
+def show_counter(evidence: CounterEvidence) -> EvidenceView:
+    """The trajectory viewer's table of the counter against its target."""
+    view = empty_view()
+    final = "never counted" if evidence.final is None else str(evidence.final)
+    view["tables"].append(
+        {
+            "title": "Counter against its target",
+            "columns": ["counter", "final", "target", "increments"],
+            "rows": [[evidence.counter, final, str(evidence.target), str(evidence.increments)]],
+        }
+    )
+    view["notes"].append("hit" if evidence.final == evidence.target else "missed")
+    return view
+
+
+def show_misses(section: CounterSection) -> SectionView:
+    """The misses as rows of the report's metrics table."""
+    return SectionView(metrics={"misses.above": section.above, "misses.below": section.below})
 
 
 SCORER = Scorer(
     "counter_target",
     score_counter,
     aggregate_counter,
-    (Metric("target_hit_rate", "Share of scenario trials whose counter ends at the target."),),
+    (
+        Metric("target_hit_rate", "Share of scenario trials whose counter ends at the target."),
+        Metric("misses.DIRECTION", "Trials that ended above or below the target.", "count"),
+    ),
     "Did the counter end at the target value?",
+    evidence=CounterEvidence,
+    success=hit_in_one_call,
+    show_evidence=show_counter,
+    section=CounterSection,
+    show_section=show_misses,
 )
 
 
+class ImpatientSettings(Settings):
+    """The `impatient` mode's own setting."""
+
+    patience: int = Field(
+        default=2, ge=1, description="impatient mode: tool calls allowed per assistant turn."
+    )
+
+
 async def play_impatient(request: PlayRequest) -> Trajectory:
-    """Dynamic play where each assistant turn may make at most two tool calls."""
+    """Dynamic play where each assistant turn may make at most `patience` tool calls."""
     scenario = request.setup.scenario
     prompt = request.presentation.system_prompt(scenario, request.settings.system_prompt)
+    patience = request.settings.of(ImpatientSettings).patience
     conversation = Conversation(request, prompt)
     try:
         while True:
             await conversation.user_says()
-            await conversation.assistant_acts(cap=2, max_turns=scenario.max_turns)
+            await conversation.assistant_acts(cap=patience, max_turns=scenario.max_turns)
     except Stop as stop:
         return conversation.trajectory(stop, mode="impatient")
 
@@ -185,6 +276,13 @@ def register(catalog: Catalog) -> None:
     """Add the counter domain, its scorer, the impatient mode and the counter suite."""
     catalog.add_domain(DOMAIN)
     catalog.add_scorer(SCORER)
-    catalog.add_mode(Mode("impatient", play_impatient, "Dynamic, two tool calls per turn."))
+    catalog.add_mode(
+        Mode(
+            "impatient",
+            play_impatient,
+            "Dynamic, `patience` tool calls per turn.",
+            settings=ImpatientSettings,
+        )
+    )
     catalog.add_suite("counter", counter_suite, "Counting drinks (example plugin).")
     catalog.add_importer("counts", import_counts, "name=target lines, one scenario each.", "FILE")

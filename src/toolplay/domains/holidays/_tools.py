@@ -17,9 +17,6 @@ from __future__ import annotations
 from datetime import datetime, time
 from functools import lru_cache
 
-import holidays as holiday_data
-from rapidfuzz import fuzz, utils
-
 from toolplay.domains.settings import require_setting
 from toolplay.tools._decorator import tool
 from toolplay.tools._errors import InvalidArgumentError
@@ -32,6 +29,8 @@ THRESHOLD = 90.0
 @lru_cache(maxsize=1)
 def supported_countries() -> frozenset[str]:
     """ISO codes of the countries the `holidays` package has calendars for."""
+    import holidays as holiday_data  # noqa: PLC0415 (start-up time: imported on first use)
+
     return frozenset(holiday_data.list_supported_countries())
 
 
@@ -57,6 +56,9 @@ def search_holiday(
             "(e.g. 'US', 'GB', 'DE', 'JP')."
         )
     when = world.clock.year if year is None else year
+    import holidays as holiday_data  # noqa: PLC0415 (loaded by supported_countries already)
+    from rapidfuzz import fuzz, utils  # noqa: PLC0415 (start-up time)
+
     try:
         if code == "US":  # exactly the reference's calendar
             calendar = holiday_data.country_holidays("US", years=when)

@@ -16,8 +16,6 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
 EARTH_RADIUS_KM = 6371.0088
 """Mean Earth radius (IUGG), for haversine distances."""
 FIRST_FILLER_LINE, LAST_FILLER_LINE = 31, 99
@@ -66,6 +64,8 @@ def draws(*parts: str) -> list[float]:
 
 
 def _read(name: str) -> Any:
+    import yaml  # noqa: PLC0415 (start-up time: imported on first use)
+
     text = resources.files("toolplay.domains.services").joinpath(f"data/{name}")
     safe_loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # C, when there: the same, faster
     return yaml.load(text.read_text(encoding="utf-8"), Loader=safe_loader)

@@ -23,6 +23,7 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from pydantic import ValidationError
 
 from toolplay.catalog import build_catalog
+from toolplay.errors import InputError
 from toolplay.integrations.inspect._plan import Selection
 from toolplay.integrations.inspect._records import (
     EMBEDDING_KEY,
@@ -53,7 +54,7 @@ from toolplay.store import (
 )
 
 
-class InspectImportError(ValueError):
+class InspectImportError(InputError):
     """The log cannot be imported: not a toolplay task's, no samples, or the folder is taken."""
 
 

@@ -1,9 +1,10 @@
 """What an Inspect task of toolplay plays: the suite's chosen scenarios, the mode, the user.
 
-The scenarios are chosen exactly as `toolplay run` chooses them (`select_scenarios`: the
-augmentation settings, then `limit`), with one more filter Inspect users ask for: `category`
-(applied before `limit`). The mode is the suite's name for it (`Suite.mode`), looked up in the
-catalog, so a suite's own modes (AutoDE's `static`) and a plugin's modes plug in by name.
+A task is resolved by the same run plan as `toolplay run` (`runs.resolve_run`): the
+scenarios are chosen exactly as a run chooses them (the augmentation settings, `category`,
+then `limit`), the mode is the suite's name for it (`Suite.mode`), looked up in the catalog,
+so a suite's own modes (AutoDE's `static`) and a plugin's modes plug in by name, and the
+presentation is the suite's.
 
 The user is a toolplay user spec (`scripted`, or any user kind of the catalog) or `model`: a
 model-driven user played by Inspect's `user` model role.
@@ -20,12 +21,12 @@ from inspect_ai.model import get_model
 from pydantic import BaseModel, ConfigDict, Field
 
 from toolplay import __version__
-from toolplay.catalog import Catalog, build_catalog
+from toolplay.catalog import Catalog
 from toolplay.conversation import Mode, PlaySettings
 from toolplay.integrations.inspect._records import SCENARIO_KEY
 from toolplay.integrations.inspect._roles import USER_ROLE, InspectUser
 from toolplay.roles import Presentation, User
-from toolplay.runs import scenario_info, select_scenarios
+from toolplay.runs import RunConfig, RunError, resolve_run, scenario_info
 from toolplay.scenarios import Scenario, Suite
 from toolplay.scoring import ScoringContext
 
@@ -111,8 +112,8 @@ def build_plan(
     """Load the suite and choose its scenarios (see the module docstring).
 
     Raises:
-        ValueError: (or the catalog's, scenario loading's and selection's own errors) naming
-            the parameter that is wrong: no scenario chosen, an unknown mode or user.
+        ValueError: (an `InputError`: the run plan's, scenario loading's and selection's own)
+            naming the parameter that is wrong: no scenario chosen, an unknown mode or user.
     """
     selection = Selection(
         suite=suite,
@@ -124,28 +125,29 @@ def build_plan(
         play=settings or PlaySettings(),
         plugins=names(plugins),
     )
-    catalog = build_catalog(selection.plugins)
-    loaded = catalog.load_suite(suite)
-    catalog_mode = catalog.mode(loaded.mode(mode))
-    chosen = select_scenarios(loaded, None, selection.augment)
-    if selection.categories:
-        wanted = set(selection.categories)
-        chosen = [s for s in chosen if wanted & set(s.categories)]
-    if limit is not None:
-        chosen = chosen[:limit]
-    if not chosen:
-        raise ValueError(f"suite {suite!r}: no scenario matches {selection.model_dump()}")
-    if user != MODEL_USER:
-        catalog.build_user(user)  # an unknown user kind fails now, naming the known ones
+    config = RunConfig(
+        suite=suite,
+        mode=mode,
+        augment=selection.augment,
+        categories=selection.categories,
+        limit=limit,
+        play=selection.play,
+        plugins=selection.plugins,
+    )
+    plan = resolve_run(config, intent="play")
+    if not plan.scenarios:
+        raise RunError(f"suite {suite!r}: no scenario matches {selection.model_dump()}")
+    if user != MODEL_USER:  # an unknown user kind fails now, naming the known ones
+        plan.catalog.build_user(user, presentation=plan.presentation)
     selection = selection.model_copy(
-        update={"suite_name": loaded.name, "catalog_mode": catalog_mode.name}
+        update={"suite_name": plan.suite.name, "catalog_mode": plan.mode_name}
     )
     return TaskPlan(
-        catalog=catalog,
-        suite=loaded,
-        scenarios={s.id: s for s in chosen},
-        mode=catalog_mode,
+        catalog=plan.catalog,
+        suite=plan.suite,
+        scenarios={s.id: s for s in plan.scenarios},
+        mode=plan.mode,
         selection=selection,
-        context=catalog.scoring_context(chosen),
-        presentation=catalog.presentation(loaded.presentation),
+        context=plan.scoring_context(),
+        presentation=plan.presentation,
     )

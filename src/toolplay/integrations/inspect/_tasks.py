@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from inspect_ai import Task, task
 
 from toolplay.conversation import PlaySettings
+from toolplay.integrations.inspect._offline import provide_tiktoken_encoding
 from toolplay.integrations.inspect._plan import TaskPlan, build_plan
 from toolplay.integrations.inspect._records import TASK_KEY
 from toolplay.integrations.inspect._scorer import toolplay_metrics, toolplay_score
@@ -27,7 +28,11 @@ Names = str | Sequence[str] | None
 
 
 def plan_task(plan: TaskPlan) -> Task:
-    """The Inspect task playing `plan`'s scenarios."""
+    """The Inspect task playing `plan`'s scenarios.
+
+    Inspect's token counting finds tiktoken's encoding offline (`_offline`).
+    """
+    provide_tiktoken_encoding()
     return Task(
         dataset=plan.samples(),
         solver=toolplay_play(plan),
@@ -38,7 +43,9 @@ def plan_task(plan: TaskPlan) -> Task:
 
 
 def _settings(system_prompt: str | None, max_calls_per_turn: int | None) -> PlaySettings:
-    return PlaySettings(system_prompt=system_prompt, max_calls_per_turn=max_calls_per_turn)
+    return PlaySettings.model_validate(
+        {"system_prompt": system_prompt, "max_calls_per_turn": max_calls_per_turn}
+    )
 
 
 @task

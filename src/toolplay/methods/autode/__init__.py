@@ -8,8 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolplay.conversation import Mode
+from toolplay.conversation import Mode, StaticSettings
 from toolplay.methods.autode._data import import_autode_data
+from toolplay.methods.autode._evidence import CallRecord, SlotEvidence, SlotPrediction
+from toolplay.methods.autode._loop import AutodeSettings, act_until_call, post_dialogue
 from toolplay.methods.autode._paper import paper_departures
 from toolplay.methods.autode._presentation import (
     AutodePresentation,
@@ -26,12 +28,14 @@ from toolplay.methods.autode._protocol import (
 from toolplay.methods.autode._reference import ReferenceTexts, reference_texts
 from toolplay.methods.autode._replay import AutodeResultsReplay, build_results_replay
 from toolplay.methods.autode._scorer import slots_scorer
-from toolplay.methods.autode._scoring import aggregate_slots, score_slots
+from toolplay.methods.autode._scoring import SlotSettings, aggregate_slots, score_slots
 from toolplay.methods.autode._scripts import autode_suite
+from toolplay.methods.autode._section import SlotsSection
 from toolplay.methods.autode._slot_label import SlotLabel, slot_label
 from toolplay.methods.autode._slots import clean_prediction, slot_scores
 from toolplay.methods.autode._static import play_autode_static
 from toolplay.methods.autode._user_facts import AUTODE_FACTS, read_autode_facts
+from toolplay.roles import ReplayFormat
 from toolplay.scenarios import LoadContext, Suite
 
 if TYPE_CHECKING:
@@ -39,9 +43,17 @@ if TYPE_CHECKING:
 
 __all__ = [
     "register",
+    "CallRecord",
+    "SlotEvidence",
+    "SlotPrediction",
+    "SlotsSection",
     "AutodePresentation",
     "AutodeResultsReplay",
+    "AutodeSettings",
     "ReferenceTexts",
+    "SlotSettings",
+    "act_until_call",
+    "post_dialogue",
     "build_results_replay",
     "SlotLabel",
     "aggregate_slots",
@@ -79,6 +91,20 @@ def _autode_scripts(argument: str, context: LoadContext) -> Suite:
     return autode_suite(context, Path(argument))
 
 
+def _results_file(path: Path) -> bool:
+    return path.suffix == ".jsonl" and not path.is_dir()
+
+
+RESULTS = ReplayFormat(
+    "autode-results",
+    build_results_replay,
+    "a results file",
+    "replay:FILE.jsonl",
+    accepts=_results_file,
+)
+"""`replay:FILE.jsonl`: a published AutoDE results file, read as a recording."""
+
+
 def register(catalog: Catalog) -> None:
     """Register AutoDE's scorer (`slots`), modes, presentation, `autode` suite and importers,
     and the slot values its users' scripts fix (for the user-error checks).
@@ -91,6 +117,7 @@ def register(catalog: Catalog) -> None:
             "autode-static",
             play_autode_static,
             "AutoDE's static evaluation: the reference dialogue, then one forced call.",
+            StaticSettings,
         )
     )
     for mode in autode_protocol_modes():
@@ -103,3 +130,4 @@ def register(catalog: Catalog) -> None:
         "PATH",
     )
     catalog.add_importer("autode-data", import_autode_data, AUTODE_DATA, "DIR")
+    catalog.add_replay_format(RESULTS)

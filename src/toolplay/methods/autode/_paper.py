@@ -21,6 +21,7 @@ from typing import Any
 
 from toolplay.methods.autode._presentation import ASSISTANT_PROMPT, PRESENTATION, USER_PROMPT
 from toolplay.methods.autode._reference import reference_texts
+from toolplay.scenarios import departure
 
 PROTOCOL = ("dynamic", "static", "autode-protocol", "autode-protocol-static")
 """The suite's modes (`--mode dynamic|static`, or the protocol modes they mean)."""
@@ -110,16 +111,17 @@ def paper_departures(config: Mapping[str, Any]) -> list[str]:
     """How a run's configuration (`RunConfig` as JSON) departs from the paper's setup."""
     texts = reference_texts()
     out: list[str] = []
-    presentation = config.get("presentation")
-    if presentation not in (None, PRESENTATION):
-        out.append(
-            f"presentation {presentation!r}: the paper's models were asked what the "
-            f"reference's eval.py sends (presentation {PRESENTATION!r})"
-        )
-    mode = config.get("mode")
-    static = mode in ("static", "autode-protocol-static")
-    if mode not in (None, *PROTOCOL):
-        out.append(f"mode {mode!r}: the paper played AutoDE's protocol (dynamic or static)")
+    out += departure(
+        config,
+        "presentation",
+        [PRESENTATION],
+        f"the paper's models were asked what the reference's eval.py sends (presentation "
+        f"{PRESENTATION!r})",
+    )
+    static = config.get("mode") in ("static", "autode-protocol-static")
+    out += departure(
+        config, "mode", PROTOCOL, "the paper played AutoDE's protocol (dynamic or static)"
+    )
     assistant = _section(config, "assistant_model")
     own = _section(config, "user_model")
     user = {**assistant, **{k: v for k, v in own.items() if v is not None}}

@@ -9,10 +9,11 @@ dialogue. Both modes play it the same way:
   the label says `any_name`, as AutoDE does not score the name) ends the dialogue and is the
   prediction: its calls are executed (an API-only tool records them) and the assistant is not
   asked again. Calls to other functions before it (lookups) run as usual;
-- a text answer holding the stop marker (`PlaySettings.stop_marker`, `[DONE]`, which the
+- a text answer holding the stop marker (`AutodeSettings.stop_marker`, `[DONE]`, which the
   reference's prompts tell an assistant to write when the API cannot serve the user) ends the
-  dialogue without a call; an assistant that has answered `PlaySettings.max_rounds` (8) times
-  without ending the dialogue hits `turn_limit`, the reference's "Round limit reached".
+  dialogue without a call; an assistant that has answered `AutodeSettings.max_rounds` (8)
+  times without ending the dialogue hits `turn_limit`, the reference's "Round limit reached".
+  The loop is AutoDE's own (`_loop.act_until_call`), built from the conversation's steps.
 
 `autode-protocol`: the user role opens (a model-driven user says the script's fixed first
 query, then answers from the script; `PlaySettings.user_prompt` replaces its instructions) and
@@ -21,7 +22,7 @@ reference presentation (`autode`) the user agent also answers the last text answ
 round limit is recorded, as the reference's loop does (its reply changes nothing).
 
 `autode-protocol-static`: the reference dialogue up to its last user turn (its text only,
-`from_reference=True`, optionally followed by `PlaySettings.submit_text`), then the assistant is
+`from_reference=True`, optionally followed by `AutodeSettings.submit_text`), then the assistant is
 asked once with the call forced (the presentation says how: toolplay's `tool_choice`, the
 reference's `function_call` naming the API or its `SUBMIT API` cue); lookups first are allowed.
 A text answer uses its one chance (`turn_limit`), as the reference records it.
@@ -43,11 +44,14 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from toolplay.conversation import Acted, Conversation, shown_tools
-from toolplay.conversation._acting import Stop
-from toolplay.conversation._play import DEFAULT_STOP_MARKER, Mode, PlayRequest
-from toolplay.conversation._reference import REFERENCE_USER, post_dialogue
+from toolplay.conversation import REFERENCE_USER, Conversation, Mode, PlayRequest, Stop, shown_tools
 from toolplay.messages import Trajectory
+from toolplay.methods.autode._loop import (
+    DEFAULT_STOP_MARKER,
+    AutodeSettings,
+    act_until_call,
+    post_dialogue,
+)
 from toolplay.methods.autode._presentation import (
     ASSISTANT_PROMPT,
     AutodePresentation,
@@ -119,14 +123,14 @@ def _reference_presentation(request: PlayRequest) -> bool:
     return isinstance(request.presentation, AutodePresentation)
 
 
-def _start(request: PlayRequest) -> Conversation:
+def _start(request: PlayRequest) -> tuple[Conversation, AutodeSettings]:
     presentation = shown_tools(request)
-    settings = request.settings
-    base = settings.system_prompt
+    own = request.settings.of(AutodeSettings)
+    base = request.settings.system_prompt
     if base is None and _reference_presentation(request):
         base = default_prompt(request.setup.scenario, ASSISTANT_PROMPT)
-    prompt = protocol_prompt(base, presentation.schemas, settings.marker)
-    return Conversation(request, prompt, presentation=presentation)
+    prompt = protocol_prompt(base, presentation.schemas, own.marker)
+    return Conversation(request, prompt, presentation=presentation), own
 
 
 async def _last_user_reply(conversation: Conversation) -> None:
@@ -142,35 +146,31 @@ async def _last_user_reply(conversation: Conversation) -> None:
             logger.warning("the user's answer after the round limit failed: %s", stop.error)
 
 
-def _after_answer(conversation: Conversation, acted: Acted) -> None:
+def _after_answer(conversation: Conversation, called: bool, own: AutodeSettings) -> None:
     """End the dialogue after the assistant's turn if the protocol says so.
 
     Raises:
         Stop: `completed` (it made the call, or wrote the stop marker), or `turn_limit` (its
             rounds are used up without either).
     """
-    if acted.ended:
+    if called:
         raise Stop("completed")
-    settings = conversation.request.settings
-    marker = settings.marker
-    if marker and marker in (conversation.bus.messages[-1].content or ""):
+    if own.marker and own.marker in (conversation.bus.messages[-1].content or ""):
         raise Stop("completed")
-    if conversation.answers >= settings.rounds:
+    if conversation.answers >= own.rounds:
         raise Stop("turn_limit")
 
 
 async def play_autode_protocol(request: PlayRequest) -> Trajectory:
     """Play one dialogue under AutoDE's protocol, on-policy (see the module docstring)."""
-    conversation = _start(request)
+    conversation, own = _start(request)
     ends = ends_dialogue(request.setup.scenario)
     try:
         while True:
             await conversation.user_says()
-            acted = await conversation.assistant_acts(
-                ends_on=ends, max_answers=request.settings.rounds
-            )
+            called = await act_until_call(conversation, ends, own.rounds)
             try:
-                _after_answer(conversation, acted)
+                _after_answer(conversation, called, own)
             except Stop as stop:
                 if stop.reason == "turn_limit" and _reference_presentation(request):
                     await _last_user_reply(conversation)
@@ -184,16 +184,13 @@ async def play_autode_protocol_static(request: PlayRequest) -> Trajectory:
     scenario = request.setup.scenario
     if not scenario.reference:
         raise ValueError(f"{scenario.id}: static mode needs a reference dialogue")
-    conversation = _start(request)
-    last = post_dialogue(conversation.bus, scenario.reference, request.settings.submit_text)
+    conversation, own = _start(request)
+    last = post_dialogue(conversation.bus, scenario.reference, own.submit_text)
     try:
-        acted = await conversation.assistant_acts(
-            turn=last,
-            force_first_call=True,
-            ends_on=ends_dialogue(scenario),
-            max_answers=request.settings.rounds,
+        called = await act_until_call(
+            conversation, ends_dialogue(scenario), own.rounds, turn=last, force_first_call=True
         )
-        _after_answer(conversation, acted)
+        _after_answer(conversation, called, own)
         raise Stop("turn_limit")  # it answered in text: its one chance passed without a call
     except Stop as stop:
         return conversation.trajectory(stop, mode="static", user=REFERENCE_USER)
@@ -207,11 +204,13 @@ def autode_protocol_modes() -> list[Mode]:
             play_autode_protocol,
             "AutoDE's protocol, dynamic: the user opens with the fixed first query; the first "
             "call to the label's function ends the dialogue; 8 answers without it: round limit.",
+            AutodeSettings,
         ),
         Mode(
             "autode-protocol-static",
             play_autode_protocol_static,
             "AutoDE's protocol, static: the reference dialogue up to its last user turn, then "
             "one forced call, which ends the dialogue.",
+            AutodeSettings,
         ),
     ]

@@ -1,20 +1,23 @@
-"""The `slots` scorer as the catalog registers it: its metrics and their decomposition.
+"""AutoDE's `slots` scorer, whole: slot metrics, `SlotSettings`, evidence, section, views.
 
-The decomposition (`scoring._decomposition`) tells the run summary's confidence intervals and
-`compare`'s paired tests how each headline metric splits into per-scenario parts.
+Its metrics are macro averages over dialogues per trial, then means over trials, so they
+decompose into per-dialogue parts with one column per trial (`SLOT_PARTS`), from which the
+run's intervals and `compare`'s paired tests recompute them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from toolplay.methods.autode._scoring import aggregate_slots, score_slots
+from toolplay.methods.autode._evidence import SlotEvidence
+from toolplay.methods.autode._scoring import SlotSettings, aggregate_slots, score_slots
+from toolplay.methods.autode._section import SlotsSection
+from toolplay.methods.autode._view import show_section, show_slots, slot_parts
 from toolplay.scoring import (
     Metric,
     MetricPart,
     MetricParts,
     Scorer,
-    SlotEvidence,
     evidence_part,
     with_evidence,
 )
@@ -102,7 +105,14 @@ def slots_scorer() -> Scorer:
                 "AutoDE",
             ),
         ),
-        "AutoDE: slot precision/recall/F1 of the first call to the label's function, by the "
-        "reference's rules (cleaning, exact values; slot_matching=lenient to forgive).",
         parts=SLOT_PARTS,
+        settings=SlotSettings,
+        description="AutoDE: slot precision/recall/F1 of the first call to the label's "
+        "function, by the reference's rules (cleaning, exact values; slot_matching=lenient to "
+        "forgive).",
+        evidence=SlotEvidence,
+        show_evidence=show_slots,
+        section=SlotsSection,
+        show_section=show_section,
+        check_parts=slot_parts,
     )

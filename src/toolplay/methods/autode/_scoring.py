@@ -3,7 +3,7 @@
 The label is the scenario's ground-truth call (`toolplay.methods.autode.slot_label`). The prediction
 is the assistant's first call to the label's function, cleaned and compared exactly by the
 reference's rules (`_slots`). Lenient matching is a scoring setting, off by default
-(`ScoringSettings.slot_matching = "lenient"`, `--option slot_matching=lenient`); it forgives
+(`SlotSettings.slot_matching = "lenient"`, `--option slot_matching=lenient`); it forgives
 what is not an error in toolplay's own scripts but is in AutoDE:
 
 - a slot given its tool's declared default is the same call as the slot left out (an assistant
@@ -24,9 +24,13 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field
 
 from toolplay.messages import Trajectory
+from toolplay.methods.autode._evidence import CallRecord, SlotEvidence, SlotPrediction
+from toolplay.methods.autode._section import SlotsSection
 from toolplay.methods.autode._slot_label import SlotLabel, slot_label
 from toolplay.methods.autode._slots import (
     FAILURES,
@@ -41,14 +45,40 @@ from toolplay.methods.autode._slots import (
     slot_scores,
 )
 from toolplay.scenarios import ScenarioSetup
-from toolplay.scoring._aggregates import MethodSummary, MetricValues, TrialSpread
-from toolplay.scoring._evidence import CallRecord, ScenarioScore, SlotEvidence, SlotPrediction
-from toolplay.scoring._result import ScoringContext
-from toolplay.scoring._scorer import Scored, group_counts
+from toolplay.scoring import (
+    MethodSummary,
+    MetricValues,
+    ScenarioScore,
+    Scored,
+    ScoringContext,
+    TrialSpread,
+    evidence_as,
+    group_counts,
+)
+from toolplay.settings import Settings
 from toolplay.tools import Registry, is_api_only
 
 NO_REASON = "(none: no call)"
 """How `failure_reasons` shows the reference's empty reason (the dialogue ended without a call)."""
+
+
+SlotMatching = Literal["exact", "lenient"]
+
+
+class SlotSettings(Settings):
+    """The `slots` scorer's settings (`--option slot_matching=...`)."""
+
+    slot_matching: SlotMatching | None = Field(
+        default=None,
+        description="AutoDE slots: 'exact' (the reference's rules, the default) or 'lenient' "
+        "(declared defaults forgiven, a scenario's accepted alternatives and 3 == 3.0 counted "
+        "correct; toolplay's own scripts).",
+    )
+
+    @property
+    def matching(self) -> SlotMatching:
+        """The slot matching, default filled in."""
+        return self.slot_matching or "exact"
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -107,7 +137,7 @@ def score_slots(
             error="no label: give metadata.label or a reference call",
         )
     cleaning: Cleaning = "json" if label.cleaning == "json" else "strings"
-    matching = context.settings.matching if context is not None else "exact"
+    matching = context.settings.of(SlotSettings).matching if context is not None else "exact"
     result = score_dialogue(
         trajectory, label.name, label.arguments, any_name=label.any_name, cleaning=cleaning
     )
@@ -187,9 +217,10 @@ def _reason_name(score: SlotScore) -> str:
 def aggregate_slots(records: Sequence[Scored]) -> MethodSummary:
     """Run metrics of a slots suite (see the module docstring)."""
     kept = [
-        (record, record.score.evidence)
+        (record, evidence)
         for record in records
-        if record.score.score is not None and isinstance(record.score.evidence, SlotEvidence)
+        if record.score.score is not None
+        and (evidence := evidence_as(record.score.evidence, SlotEvidence)) is not None
     ]
     scores = [_slot_score(evidence) for _, evidence in kept]
     failures: Counter[str] = Counter({reason: 0 for reason in FAILURES})
@@ -208,14 +239,15 @@ def aggregate_slots(records: Sequence[Scored]) -> MethodSummary:
         key: (spread[key]["mean"] if key in spread else 0.0)
         for key in ("slot_precision", "slot_recall", "slot_f1")
     }
-    metrics = MetricValues.of(
-        {**headline, "dialogues": len(scores), "trials": len(per_trial)},
-        failures=failures,
+    metrics = MetricValues.of({**headline, "dialogues": len(scores), "trials": len(per_trial)})
+    section = SlotsSection(
+        failures=dict(failures),
         failure_reasons=dict(sorted(reasons.items())),
         over_trials={name: TrialSpread.model_validate(v) for name, v in spread.items()} or None,
     )
     return MethodSummary(
         metrics=metrics,
+        section=section,
         by_category={
             name: MetricValues.of({**macro_average(group), **group_counts(members[name])})
             for name, group in sorted(groups.items())

@@ -49,7 +49,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from toolplay.scenarios._context import LoadContext
@@ -314,6 +313,8 @@ def load_script_file(path: Path, context: LoadContext) -> list[Scenario]:
     Raises:
         ScenarioError: The file is unreadable or invalid (naming file, field and reason).
     """
+    import yaml  # noqa: PLC0415 (start-up time: imported on first use)
+
     source = str(path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))

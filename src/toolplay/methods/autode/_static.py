@@ -7,14 +7,9 @@ The reference dialogue up to its last user turn, then one forced call; the assis
 
 from __future__ import annotations
 
-from toolplay.conversation import (
-    REFERENCE_USER,
-    Conversation,
-    PlayRequest,
-    Stop,
-    post_dialogue,
-)
+from toolplay.conversation import REFERENCE_USER, Conversation, PlayRequest, StaticSettings, Stop
 from toolplay.messages import Trajectory
+from toolplay.methods.autode._loop import post_dialogue
 
 
 async def play_autode_static(request: PlayRequest) -> Trajectory:
@@ -25,12 +20,18 @@ async def play_autode_static(request: PlayRequest) -> Trajectory:
     prompt = request.presentation.system_prompt(scenario, *request.settings.prompt_parts, own=False)
     conversation = Conversation(request, prompt)
     last = post_dialogue(conversation.bus, scenario.reference)
-    cap = request.settings.calls_per_turn
+    cap = request.settings.of(StaticSettings).calls_per_turn
     ended: Stop | None = None
+    made = 0
     try:
-        acted = await conversation.assistant_acts(turn=last, cap=cap, force_first_call=True)
-        if acted.capped:
-            ended = Stop("call_limit", f"{acted.calls} tool calls without a reply")
+        while made < cap:
+            answer = await conversation.ask(turn=last, force_call=made == 0)
+            if not answer.tool_calls:
+                break
+            conversation.run_calls(last)
+            made += len(answer.tool_calls)
+        else:
+            ended = Stop("call_limit", f"{made} tool calls without a reply")
     except Stop as stop:
         ended = stop
     return conversation.trajectory(ended, mode="static", user=REFERENCE_USER)

@@ -7,6 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from toolplay.methods.toolsandbox._evidence import (
+    ConstraintValue,
+    MilestoneEvidence,
+    MilestoneMatch,
+)
 from toolplay.methods.toolsandbox._presentation import (
     ToolSandboxPresentation,
     toolsandbox_presentation,
@@ -24,6 +29,9 @@ if TYPE_CHECKING:
 __all__ = [
     "ToolSandboxPresentation",
     "register",
+    "ConstraintValue",
+    "MilestoneEvidence",
+    "MilestoneMatch",
     "aggregate_milestones",
     "score_milestones",
     "toolsandbox_prompts",

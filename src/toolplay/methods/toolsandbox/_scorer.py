@@ -1,20 +1,22 @@
-"""The `milestones` scorer as the catalog registers it: its metrics and their decomposition.
+"""ToolSandbox's `milestones` scorer, whole: similarity with the minefield veto, its evidence
+(the milestone mapping) and how the trajectory viewer shows it.
 
-The decomposition (`scoring._decomposition`) tells the run summary's confidence intervals and
-`compare`'s paired tests how each headline metric splits into per-scenario parts.
+Its metrics are means over scenario trials, each a per-trial value over one
+(`MILESTONE_PARTS`), which the run's intervals and `compare`'s paired tests resample.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from toolplay.methods.toolsandbox._evidence import MilestoneEvidence
 from toolplay.methods.toolsandbox._scoring import PERFECT, aggregate_milestones, score_milestones
 from toolplay.methods.toolsandbox._tripwires import minefield_probes
+from toolplay.methods.toolsandbox._view import milestone_parts, show_milestones
 from toolplay.scoring import (
     Metric,
     MetricPart,
     MetricParts,
-    MilestoneEvidence,
     Scorer,
     evidence_part,
     perfect_part,
@@ -68,5 +70,8 @@ def milestones_scorer() -> Scorer:
         ),
         "ToolSandbox: milestones and minefields over a DAG, matched to the trajectory.",
         parts=MILESTONE_PARTS,
+        evidence=MilestoneEvidence,
+        show_evidence=show_milestones,
+        check_parts=milestone_parts,
         veto_probes=minefield_probes,
     )

@@ -25,7 +25,11 @@ from statistics import fmean
 
 from toolplay.messages import Trajectory, turn_count
 from toolplay.methods.toolsandbox._constraints import ConstraintEval, compile_constraint, guardrail
-from toolplay.methods.toolsandbox._mapping import best_mapping
+from toolplay.methods.toolsandbox._evidence import (
+    ConstraintValue,
+    MilestoneEvidence,
+    MilestoneMatch,
+)
 from toolplay.methods.toolsandbox._trace import TraceView
 from toolplay.scenarios import (
     START,
@@ -40,15 +44,15 @@ from toolplay.scenarios import (
     milestone_ids,
     milestone_references,
 )
-from toolplay.scoring._aggregates import MethodSummary, MetricValues
-from toolplay.scoring._evidence import (
-    ConstraintValue,
-    MilestoneEvidence,
-    MilestoneMatch,
+from toolplay.scoring import (
+    MethodSummary,
+    MetricValues,
     ScenarioScore,
+    Scored,
+    ScoringContext,
+    evidence_as,
+    group_counts,
 )
-from toolplay.scoring._result import ScoringContext
-from toolplay.scoring._scorer import Scored, group_counts
 from toolplay.world import replay_changes
 
 ORACLE = "oracle"
@@ -242,6 +246,9 @@ class _Compiled:
 
     def match(self, view: TraceView) -> tuple[float, list[MilestoneMatch]]:
         """Best mapping: mean similarity and, per milestone, its index and evidence."""
+        # numpy (under the mapping) is imported on the first scoring, not at start-up
+        from toolplay.methods.toolsandbox._mapping import best_mapping  # noqa: PLC0415
+
         k = len(self.milestones)
         if k == 0:
             return 1.0, []
@@ -332,7 +339,7 @@ def score_milestones(
 
 def _metrics(records: Sequence[Scored], *, count: bool) -> MetricValues:
     scored = [r.score for r in records if r.score.score is not None]
-    evidence = [s.evidence for s in scored if isinstance(s.evidence, MilestoneEvidence)]
+    evidence = [e for s in scored if (e := evidence_as(s.evidence, MilestoneEvidence)) is not None]
     values: dict[str, float | int | None] = {
         "similarity": fmean(s.score for s in scored if s.score is not None) if scored else None,
         "milestone_similarity": (

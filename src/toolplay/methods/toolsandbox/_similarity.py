@@ -18,8 +18,6 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
 from toolplay.scenarios import similarity_spec
 
 ValueMatcher = Callable[[Any], float]
@@ -142,6 +140,8 @@ def rows_similarity(
         return 0.0
     if not targets:
         return 1.0
+    import numpy as np  # noqa: PLC0415 (start-up time: numpy only once something is scored)
+
     sims = np.array([[row_similarity(row, target) for row in rows] for target in targets])
     with np.errstate(divide="ignore"):
         cost = np.where(sims > 0.0, -np.log(np.where(sims > 0.0, sims, 1.0)), _ZERO_COST)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from toolplay.methods.toolsandbox._evidence import MilestoneEvidence
 from toolplay.scenarios import (
     ChangeConstraint,
     FlowConstraint,
@@ -38,7 +39,7 @@ from toolplay.scenarios import (
     ToolCallConstraint,
     milestone_ids,
 )
-from toolplay.scoring import MilestoneEvidence, ScenarioScore, VetoProbe
+from toolplay.scoring import ScenarioScore, VetoProbe, evidence_as
 
 Call = tuple[str, dict[str, Any]]
 VARIANTS = 3
@@ -79,8 +80,8 @@ def minefield_probes(setup: ScenarioSetup) -> list[VetoProbe]:
 
 def _fired(name: str) -> Any:
     def fired(score: ScenarioScore) -> bool:
-        evidence = score.evidence
-        if score.score != 0.0 or not isinstance(evidence, MilestoneEvidence):
+        evidence = evidence_as(score.evidence, MilestoneEvidence)
+        if score.score != 0.0 or evidence is None:
             return False
         return any(m.id == name and m.similarity > 0.0 for m in evidence.minefield_mapping)
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from toolplay.scenarios import departure
+
 PAPER_MODELS = ("gpt-4-0613", "gpt-3.5-turbo-0613")
 """The model snapshots of the paper's runs."""
 PAPER_PRESENTATION = "tooltalk"
@@ -25,16 +27,16 @@ PAPER_AUGMENTATIONS = ((), ("no_docs",))
 
 def paper_departures(config: Mapping[str, Any]) -> list[str]:
     """Each way a run's configuration (`RunConfig` as JSON) departs from the paper's setup."""
-    departures = []
-    presentation = config.get("presentation")
-    if presentation not in (None, PAPER_PRESENTATION):
-        departures.append(
-            f"presentation {presentation!r}: the paper's runs sent the reference's requests "
-            f"with all 28 function docs ({PAPER_PRESENTATION!r})"
-        )
-    mode = config.get("mode")
-    if mode not in (None, "static"):
-        departures.append(f"mode {mode!r}: the paper evaluated statically (Algorithm 1)")
+    departures = departure(
+        config,
+        "presentation",
+        [PAPER_PRESENTATION],
+        f"the paper's runs sent the reference's requests with all 28 function docs "
+        f"({PAPER_PRESENTATION!r})",
+    )
+    departures += departure(
+        config, "mode", ["static"], "the paper evaluated statically (Algorithm 1)"
+    )
     augment = tuple(config.get("augment") or ())
     if augment not in PAPER_AUGMENTATIONS:
         departures.append(

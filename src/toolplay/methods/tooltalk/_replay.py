@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolplay.clients import RoleOptionError
 from toolplay.faults import InfrastructureError
 from toolplay.messages import ToolCall
 from toolplay.methods.tooltalk._importer import tooltalk_turns
@@ -51,7 +52,7 @@ class ReplayAssistant:
 
     def __init__(self, folder: Path) -> None:
         if not folder.is_dir():
-            raise ValueError(f"replay: {folder} is not a folder of saved predictions")
+            raise RoleOptionError(f"replay: {folder} is not a folder of saved predictions")
         self.folder = folder
         self.name = f"replay:{folder}"
         self._loaded: dict[str, list[SavedTurn | None]] = {}
@@ -157,5 +158,5 @@ def _arguments(parameters: Any) -> str:
 def build_replay_assistant(request: RoleRequest) -> ReplayAssistant:
     """`replay:DIR`: ToolTalk predictions in its output layout."""
     if not request.argument:
-        raise ValueError("replay needs a folder or a results file: --assistant replay:DIR")
+        raise RoleOptionError("replay needs a folder or a results file: --assistant replay:DIR")
     return ReplayAssistant(Path(request.argument).expanduser())

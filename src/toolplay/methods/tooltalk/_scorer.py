@@ -1,22 +1,27 @@
-"""The `tooltalk` scorer as the catalog registers it: its metrics and their decomposition.
+"""ToolTalk's `tooltalk` scorer, whole: call matching, micro-averaged metrics per split, its
+success rule (recall 1 and no incorrect action, from the evidence) and its views.
 
-The decomposition (`scoring._decomposition`) tells the run summary's confidence intervals and
-`compare`'s paired tests how each headline metric splits into per-scenario parts.
+Micro averages are sums of counts over conversations divided, so each metric is a ratio of
+per-conversation counts (`TOOLTALK_PARTS`), and its splits are a breakdown of its own with
+intervals like the generic ones.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from toolplay.methods.tooltalk._evidence import ToolTalkEvidence
 from toolplay.methods.tooltalk._scoring import reproduces_reference, score_tooltalk
-from toolplay.methods.tooltalk._summary import aggregate_tooltalk
+from toolplay.methods.tooltalk._summary import DEFAULT_SPLIT, ToolTalkSection, aggregate_tooltalk
+from toolplay.methods.tooltalk._view import show_section, show_tooltalk
 from toolplay.scoring import (
     Metric,
     MetricPart,
     MetricParts,
     Parts,
+    ScenarioScore,
     Scorer,
-    ToolTalkEvidence,
+    evidence_as,
     evidence_part,
     with_evidence,
 )
@@ -39,10 +44,16 @@ TOOLTALK_PARTS = MetricParts(
         "soft_success_rate": MetricPart(_tooltalk(lambda e: (e.soft_success, 1.0))),
     },
     primary="success_rate",
-    splits=True,
+    breakdowns={"splits": lambda scenario: scenario.split or DEFAULT_SPLIT},
     counts=with_evidence(ToolTalkEvidence),
 )
 """Micro averages: counts summed over conversations, then divided (`aggregate_tooltalk`)."""
+
+
+def succeeded(score: ScenarioScore) -> bool:
+    """ToolTalk's success: recall 1 and no incorrect action (its evidence says which)."""
+    evidence = evidence_as(score.evidence, ToolTalkEvidence)
+    return evidence.success if evidence is not None else False
 
 
 def tooltalk_scorer() -> Scorer:
@@ -84,14 +95,20 @@ def tooltalk_scorer() -> Scorer:
             Metric(
                 "error_types.TYPE",
                 "Assistant turns of failed conversations with error TYPE (premature_call, "
-                "faulty_planning, incorrect_invocation), in the summary's `error_types`.",
+                "faulty_planning, incorrect_invocation), in the summary's "
+                "`sections.tooltalk.error_types`.",
                 "count",
                 "count, per turn as ToolTalk counts them",
                 "ToolTalk",
             ),
         ),
-        "ToolTalk: conversation-wide greedy call matching with per-tool rules.",
+        description="ToolTalk: conversation-wide greedy call matching with per-tool rules.",
         reference_check=reproduces_reference,
         needs_similarity=True,
         parts=TOOLTALK_PARTS,
+        evidence=ToolTalkEvidence,
+        success=succeeded,
+        show_evidence=show_tooltalk,
+        section=ToolTalkSection,
+        show_section=show_section,
     )

@@ -32,18 +32,17 @@ from typing import Any
 from toolplay.domains.tooltalk import AUTH_TOOLS
 from toolplay.messages import Message, ToolCall, Trajectory
 from toolplay.methods.tooltalk._call_rules import Call, Similarity, calls_match, next_session_token
-from toolplay.methods.tooltalk._texts import SESSION_ARGUMENT
-from toolplay.scenarios import ReferenceCall, Scenario, ScenarioSetup
-from toolplay.scoring._evidence import (
+from toolplay.methods.tooltalk._evidence import (
     ErrorTypeCount,
     GroundTruthCall,
     PredictedCall,
-    ScenarioScore,
     TextSimilarity,
     ToolTalkCounts,
     ToolTalkEvidence,
 )
-from toolplay.scoring._result import ScoringContext
+from toolplay.methods.tooltalk._texts import SESSION_ARGUMENT
+from toolplay.scenarios import ReferenceCall, Scenario, ScenarioSetup
+from toolplay.scoring import ScenarioScore, ScoringContext
 from toolplay.tools import Registry
 
 UNANSWERED = "the call got no result (the conversation stopped first)"

@@ -13,12 +13,37 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from toolplay.scoring._aggregates import MethodSummary, MetricValues, ToolTalkGroup, ToolTalkTotals
-from toolplay.scoring._evidence import ToolTalkEvidence
-from toolplay.scoring._scorer import Scored
+from pydantic import BaseModel, Field
+
+from toolplay.methods.tooltalk._evidence import ToolTalkCounts, ToolTalkEvidence
+from toolplay.scoring import MethodSummary, MetricValues, Scored, evidence_as
 
 ERROR_TYPES = ("premature_call", "faulty_planning", "incorrect_invocation")
 DEFAULT_SPLIT = "default"
+
+
+class ToolTalkTotals(ToolTalkCounts):
+    """ToolTalk's counts summed over conversations."""
+
+    conversations: int = 0
+
+
+class ToolTalkGroup(BaseModel):
+    """ToolTalk's metrics over a group of conversations (a split, or all of them)."""
+
+    counts: ToolTalkTotals
+    metrics: MetricValues
+    error_types: dict[str, int]
+
+
+class ToolTalkSection(BaseModel):
+    """ToolTalk's section of a run summary: counts and error types over all conversations,
+    and each split's counts, metrics and error types.
+    """
+
+    counts: ToolTalkTotals | None = None
+    error_types: dict[str, int] = Field(default_factory=dict)
+    splits: dict[str, ToolTalkGroup] = Field(default_factory=dict)
 
 
 def _ratio(numerator: float, denominator: float) -> float | None:
@@ -54,14 +79,16 @@ def aggregate_tooltalk(records: Sequence[Scored]) -> MethodSummary:
     """Per-split and overall ToolTalk metrics of a run's scored conversations."""
     by_split: dict[str, list[ToolTalkEvidence]] = defaultdict(list)
     for record in records:
-        evidence = record.score.evidence
-        if record.score.score is None or not isinstance(evidence, ToolTalkEvidence):
+        evidence = evidence_as(record.score.evidence, ToolTalkEvidence)
+        if record.score.score is None or evidence is None:
             continue
         by_split[record.scenario.split or DEFAULT_SPLIT].append(evidence)
     overall = _group([item for items in by_split.values() for item in items])
     return MethodSummary(
         metrics=overall.metrics,
-        counts=overall.counts,
-        error_types=overall.error_types,
-        splits={split: _group(items) for split, items in sorted(by_split.items())},
+        section=ToolTalkSection(
+            counts=overall.counts,
+            error_types=overall.error_types,
+            splits={split: _group(items) for split, items in sorted(by_split.items())},
+        ),
     )

@@ -317,7 +317,7 @@
       fact("method", e.evaluation || "–"), fact("ended", e.termination || "–"),
       fact("turns", e.turn_count));
     const u = e.usage || {};
-    if (u.calls) add(facts, fact("tokens", (u.prompt_tokens || 0) + " + " + (u.completion_tokens || 0)));
+    if (u.calls) add(facts, fact("tokens", (u.prompt_tokens || 0).toLocaleString("en-US") + " + " + (u.completion_tokens || 0).toLocaleString("en-US")));
     if (e.augmentation) add(facts, fact("augmentation", e.augmentation));
     if (e.split) add(facts, fact("split", e.split));
     add(head, facts);
@@ -372,6 +372,7 @@
     if (ev.slot_rows && ev.slot_rows.length) {
       add(view, evidenceTable("Slots: label vs prediction", ["slot", "label", "predicted", "verdict"], ev.slot_rows));
     }
+    for (const table of ev.tables || []) add(view, evidenceTable(table.title, table.columns, table.rows));
     for (const note of ev.notes || []) add(view, el("div", "notes", note));
     if (ev.calls && ev.calls.length) {
       const at = ev.call_columns.indexOf("message");
