@@ -12,7 +12,7 @@ must be identical across executors.
 On this 2-core machine the workers share the cores with the driver, the test server and Ray's
 own processes (and, while measuring, with whatever else runs): Ray cannot beat the local
 executor here; the numbers show its fixed cost and that it keeps up. The scaling for N nodes
-is discussed in the README ("Executors").
+is discussed in docs/executors.md (the numbers: bench/README.md).
 
 Usage: .venv/bin/python bench/bench_ray_scaling.py [--quick] [--latency 0.2] [--limit 256]
 """

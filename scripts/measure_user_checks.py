@@ -4,8 +4,8 @@
     .venv/bin/python scripts/measure_user_checks.py --details  # every disagreement
 
 Precision and recall per check are counted over (conversation, user message) pairs: a message
-flagged with a kind that a person labelled with it is a true positive. The README's table is
-this script's output (`tests/users/test_labelled_set.py` keeps the two equal).
+flagged with a kind that a person labelled with it is a true positive. The table in
+docs/comparing.md is this script's output (`tests/users/test_labelled_set.py` keeps the two equal).
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ def test_nothing_is_wider_than_80_columns_or_cut(outputs: dict[str, dict[str, An
     for command, result in outputs.items():
         for line in (result["out"] + result["err"]).splitlines():
             if line.startswith("error: "):
-                continue  # an error is one line by contract (README, "The CLI")
+                continue  # an error is one line by contract (docs/cli.md)
             assert len(line) <= 80, f"{command}: {line!r}"
             assert "…" not in line, f"{command}: {line!r}"
 

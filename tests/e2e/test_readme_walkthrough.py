@@ -1,13 +1,14 @@
-"""A new user's first hour (issues 14, 24): the docs' commands, in order, from a fresh clone.
+"""A new user's first hour (issues 14, 21, 24): the docs' commands, in order, from a fresh clone.
 
 The repository's files are copied into `WORK/toolplay` beside `WORK/shared` (the reference
-data, as in the README's `../shared/...` paths), and every command of the `bash` blocks of
-README.md, then docs/*.md, then src/toolplay/methods/*/README.md runs there, in that order,
-as a real process: `toolplay` through `toolplay_process`, a shell command (`printf ... >`)
-and `inspect eval` through bash with the venv first on PATH. A `python` block whose first
-line is `# NAME.py` is that file, written into the clone before the commands run (the
-README's `coin.py` plugin and `my_agent.py` assistant). Each command has a rule: what the docs
-say it prints (numbers and scores included: those quoted in the text are read from it) and its
+data, as in the docs' `../shared/...` paths), and every command of the `bash` blocks of
+README.md, then docs/*.md (in the order the README's table of documents lists them), then
+src/toolplay/methods/*/README.md runs there, in that order, as a real process: `toolplay`
+through `toolplay_process`, a shell command (`printf ... >`) and `inspect eval` through bash
+with the venv first on PATH. A `python` block whose first line is `# NAME.py` is that file,
+written into the clone before the commands run (docs/comparing.md's `coin.py` plugin,
+docs/getting-started.md's `my_agent.py` assistant). Each command has a rule: what the docs say
+it prints (numbers and scores included: those quoted in the text are read from it) and its
 exit status, or why it cannot run here (a placeholder such as `MODEL`, a key, a cluster) —
 those that need a key are still run, to check they are refused before any call. A command
 without a rule fails the test, so a new command gets its check.
@@ -35,15 +36,21 @@ README = REPO / "README.md"
 
 
 def documents() -> list[Path]:
-    """The files whose code blocks are checked, in reading order."""
-    docs = sorted((REPO / "docs").glob("*.md"))
+    """The files whose commands are run, in reading order: the README, then docs/ in the order
+    the README's table of documents lists them (a page may use runs an earlier one made), any
+    other page of docs/, then each method's README.
+    """
+    table = README.read_text(encoding="utf-8").split("\n## Documentation\n", 1)[1]
+    listed = re.findall(r"\]\((docs/[\w-]+\.md)\)", table)
+    docs = [REPO / name for name in dict.fromkeys(listed)]
+    docs += [path for path in sorted((REPO / "docs").glob("*.md")) if path not in docs]
     methods = sorted((REPO / "src" / "toolplay" / "methods").glob("*/README.md"))
     return [README, *docs, *methods]
 
 
 @dataclass(frozen=True)
 class Rule:
-    """What the README says a command does (`expect`, exit `code`), or why it is skipped."""
+    """What the docs say a command does (`expect`, exit `code`), or why it is skipped."""
 
     pattern: str
     expect: tuple[str, ...] = ()
@@ -124,6 +131,10 @@ RULES = [
     ),
     Rule(r"^toolplay run --suite quick --assistant oracle\s+--out runs/oracle", ("1.000",)),
     Rule(
+        r"^toolplay compare runs/oracle runs/no-call$",
+        ("Agreement per scenario", "Paired differences: a = oracle, b = no-call"),
+    ),
+    Rule(
         r"^toolplay compare runs/oracle runs/my-agent --human human.csv",
         ("Agreement per scenario", "human", "Comparison written to compare.html"),
     ),
@@ -131,22 +142,22 @@ RULES = [
 
 
 def said_for_steady(text: str) -> tuple[str, ...]:
-    """What the README says the `steady` run prints (its prose and trials table)."""
+    """What the docs say the `steady` run prints (its prose and trials table)."""
     prose = re.search(
         r"The `steady` run prints `similarity ([\d.]+)` with its `95% CI ([\d.–]+)`, "
         r"pass\^3 ([\d.]+)\s+\(([\d.–]+)\)",
         text,
     )
-    assert prose is not None, "the README's sentence about the steady run changed"
+    assert prose is not None, "the sentence about the steady run changed"
     table = re.findall(r"^\| (3|6|unlimited) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$", text, re.M)
     assert len(table) == 3
     return (*prose.groups(), *(cell for row in table for cell in row[1:]))
 
 
 def said_for_compare(text: str) -> list[list[str]]:
-    """The rows of the README's `compare runs/steady runs/shaky` output block, as cells."""
+    """The rows of the docs' `compare runs/steady runs/shaky` output block, as cells."""
     block = re.search(r"```\nPaired differences: a = steady, b = shaky\n(.*?)```", text, re.S)
-    assert block is not None, "the README's compare output block changed"
+    assert block is not None, "the compare output block changed"
     rows = []
     for line in block.group(1).splitlines():
         cells = re.findall(r"\[[^]]+\]|\S+", line)
@@ -157,7 +168,7 @@ def said_for_compare(text: str) -> list[list[str]]:
 
 
 def readme_commands(text: str) -> list[str]:
-    """Every command line of the README's `bash` blocks, continuations joined, in order."""
+    """Every command line of a document's `bash` blocks, continuations joined, in order."""
     found: list[str] = []
     for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
         for line in block.replace("\\\n", " ").splitlines():
@@ -168,7 +179,7 @@ def readme_commands(text: str) -> list[str]:
 
 
 def loops(commands: list[str]) -> list[str]:
-    """`for a in X Y; do` ... `done` unrolled (the README's loop over three assistants)."""
+    """`for a in X Y; do` ... `done` unrolled (the docs' loop over three assistants)."""
     out: list[str] = []
     i = 0
     while i < len(commands):
@@ -255,7 +266,7 @@ def test_the_readme_commands_work_as_the_readme_says(
     ran: list[str] = []
     for command in loops([c for t in texts for c in readme_commands(t)]):
         rules = [r for r in RULES if re.search(r.pattern, command)]
-        assert rules, f"README command without a walk-through rule: {command}"
+        assert rules, f"command of the docs without a walk-through rule: {command}"
         rule = rules[0]
         if assignment := re.fullmatch(r"([A-Z_]+)=(\S+)", command):
             variables[assignment.group(1)] = assignment.group(2)

@@ -12,7 +12,7 @@ from toolplay.catalog import build_catalog
 from toolplay.cli import app
 from toolplay.report import glossary, glossary_markdown
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+RESULTS_DOC = Path(__file__).resolve().parents[2] / "docs" / "results.md"
 CATALOG = build_catalog([])
 SCORERS = CATALOG.scorers
 
@@ -23,12 +23,12 @@ def _covered(name: str, names: set[str]) -> bool:
     return name in names or any(n.startswith(prefix) and n.split(".")[1].isupper() for n in names)
 
 
-def test_the_readme_glossary_is_the_catalogs() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_documented_glossary_is_the_catalogs() -> None:
+    text = RESULTS_DOC.read_text(encoding="utf-8")
     match = re.search(r"<!-- glossary:start[^>]*-->\n(.*?)<!-- glossary:end -->", text, re.S)
-    assert match is not None, "README.md lost its glossary markers"
+    assert match is not None, "docs/results.md lost its glossary markers"
     assert match.group(1) == glossary_markdown(SCORERS, CATALOG.user_checks.values()), (
-        "README glossary is stale: replace it with `toolplay glossary --markdown`"
+        "docs/results.md glossary is stale: replace it with `toolplay glossary --markdown`"
     )
 
 

@@ -8,7 +8,7 @@ scenario, or none), through the real user role, conversation, checks, summary an
 again with the scripted user, which shows none. The report is opened in headless Chromium: the
 panel's counts are the summary's, and the trajectory viewer marks each flagged message with
 its evidence (a screenshot is taken, as the other report tests do). The packaged local model
-as the user is `test_local_model_user_errors` (`--runslow`; the README reports a full run).
+as the user is `test_local_model_user_errors` (`--runslow`; docs/comparing.md reports a full run).
 """
 
 from __future__ import annotations

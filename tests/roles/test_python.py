@@ -107,8 +107,9 @@ def test_bad_specs_are_refused(agent_file: Path, spec: str, message: str) -> Non
 def test_a_module_in_the_current_folder_is_found(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 24 item 3: `python:my_agent:respond` beside the user's shell, as the README has it
-    (the `toolplay` script's folder, not the current one, starts Python's path)."""
+    """Issue 24 item 3: `python:my_agent:respond` beside the user's shell, as
+    docs/getting-started.md has it (the `toolplay` script's folder, not the current one, starts
+    Python's path)."""
     (tmp_path / "agent_beside_here.py").write_text(
         "def respond(messages, tools):\n    return 'hi'\n"
     )

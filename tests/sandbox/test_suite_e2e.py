@@ -14,7 +14,7 @@ from toolplay import scenarios as scenarios_package
 from toolplay.cli import app
 from toolplay.validate import validate_suite
 
-README = Path(__file__).parents[2] / "README.md"
+SCENARIOS_DOC = Path(__file__).parents[2] / "docs" / "scenarios.md"
 BASES = str(Path(scenarios_package.__file__).parent / "data" / "sandbox")
 """The hand-written base scenarios (the built-in `sandbox` suite adds generated variants)."""
 MINE = [
@@ -123,13 +123,13 @@ def test_flawed_assistant_gets_partial_credit_and_rescoring_is_exact(tmp_path: P
     assert {p.name: p.read_text() for p in (out / "trajectories").iterdir()} == lines_before
 
 
-def test_readme_example_is_a_valid_scenario_the_oracle_passes(tmp_path: Path) -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_documented_example_is_a_valid_scenario_the_oracle_passes(tmp_path: Path) -> None:
+    text = SCENARIOS_DOC.read_text(encoding="utf-8")
     section = text[text.index("## Milestone scenario format") :]
     block = re.search(r"```yaml\n(.*?)```", section, re.S)
     assert block is not None
     data = yaml.safe_load(block.group(1))
-    parse_scenario(data["scenarios"][0], "README.md")
+    parse_scenario(data["scenarios"][0], "docs/scenarios.md")
     path = tmp_path / "example.yaml"
     path.write_text(block.group(1), encoding="utf-8")
     assert validate_suite(str(path)).failures == []

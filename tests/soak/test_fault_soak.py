@@ -136,7 +136,7 @@ def run(server: ChatServer, out: Path, *extra: str) -> dict[str, Any]:
         env={"COLUMNS": "200", "HF_HUB_OFFLINE": "1"},
     )
     summary = dict(json.loads((out / "summary.json").read_text()))
-    # 3: finished, with infrastructure errors (README, exit statuses)
+    # 3: finished, with infrastructure errors (docs/cli.md, exit statuses)
     assert result.exit_code == (3 if summary["errors"] else 0), result.output
     return summary
 

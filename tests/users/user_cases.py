@@ -219,7 +219,7 @@ def _table(cases: list[Case]) -> list[str]:
 
 
 def markdown(cases: list[Case]) -> str:
-    """The README's tables of the checks' precision and recall: on all of `cases`, then on
+    """The tables of the checks' precision and recall: on all of `cases`, then on
     each labelled set apart.
     """
     names = list(dict.fromkeys(c.set_name for c in cases))

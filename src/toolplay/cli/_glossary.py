@@ -24,7 +24,7 @@ WIDE = 120
 @app.command(name="glossary")
 def glossary_command(
     markdown: Annotated[
-        bool, typer.Option("--markdown", help="Print the Markdown table (the README's copy).")
+        bool, typer.Option("--markdown", help="Print the Markdown table (docs/results.md's copy).")
     ] = False,
 ) -> None:
     """Explain every metric: what it means, its range, how it aggregates, where it comes from."""

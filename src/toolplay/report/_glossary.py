@@ -4,8 +4,8 @@ It is generated, never written by hand: each scoring method declares its metrics
 scorer and aggregator (`scoring.Metric`, registered in the catalog), and the figures every run
 has whatever its method (pass^k, the spread over trials, the group counts of the breakdowns)
 are declared here, and so are the figures of the user-error checks, one row per check the
-catalog holds (`toolplay.users`). The README's glossary is this module's Markdown (a test keeps
-the two equal), the HTML report shows the same rows in a collapsible block, and `toolplay
+catalog holds (`toolplay.users`). The glossary of docs/results.md is this module's Markdown (a
+test keeps the two equal), the HTML report shows the same rows in a collapsible block, and `toolplay
 glossary` prints them.
 """
 
@@ -145,7 +145,7 @@ def _cell(text: str) -> str:
 
 
 def glossary_markdown(scorers: Mapping[str, Scorer], user_checks: Iterable[UserCheck] = ()) -> str:
-    """The glossary as a Markdown table (the README's copy)."""
+    """The glossary as a Markdown table (docs/results.md's copy)."""
     lines = [
         "| metric | reported by (`evaluation`) | meaning | range | aggregation | from |",
         "| --- | --- | --- | --- | --- | --- |",

@@ -284,7 +284,7 @@ def test_cli_openai_provider(
 
 
 def test_cli_mock_model(tmp_path: Path) -> None:
-    """`--model mockllm/model` (its default text answer, the README's smoke test) against
+    """`--model mockllm/model` (its default text answer, docs/inspect.md's smoke test) against
     `toolplay run` answering the same text, offline as on a fresh install: the mock model's
     token counting finds tiktoken's encoding without a download (`_offline`)."""
     logs = inspect_cli(

