@@ -201,6 +201,7 @@ def test_stock_and_holiday_lookups(sandbox: Sandbox) -> None:
     assert sandbox.ok("search_holiday", holiday_name="Diwali") is None
     sandbox.fails("search_holiday", "not a supported", holiday_name="x", country="ZZ")
 
+
 def test_seconds_to_hours_minutes_seconds(sandbox: Sandbox) -> None:
     offset = int(sandbox.world.clock.utcoffset().total_seconds())
     assert sandbox.ok("seconds_to_hours_minutes_seconds", seconds=3723 - offset) == {
