@@ -28,6 +28,7 @@ import ssl
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from toolplay.clients._body import RequestBodies
 from toolplay.clients._client import ChatClient
 from toolplay.clients._retry import PermanentError, TransientError
 from toolplay.clients._settings import ModelSettings, RoleOptionError
@@ -120,6 +121,7 @@ class HttpChatBackend:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tls: ssl.SSLContext | None = None
         self._environment: dict[str, Any] = {}
+        self._bodies = RequestBodies(size=max(256, 4 * self._connections))
 
     def _client(self) -> aiohttp.ClientSession:
         import aiohttp  # noqa: PLC0415 (~0.2 s to import: only a command that calls a model)
@@ -146,7 +148,7 @@ class HttpChatBackend:
         """POST `request`; classify every failure as transient or permanent."""
         import aiohttp  # noqa: PLC0415 (imported by `_client` already: a dictionary lookup)
 
-        data = json.dumps(request).encode("utf-8")
+        data = self._bodies.encode(request)  # json.dumps(request)'s bytes, tools encoded once
         try:
             # One deadline for the whole attempt (connect, send, every read): a body
             # trickling in piece by piece must not outlive it.
