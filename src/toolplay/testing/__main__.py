@@ -57,8 +57,9 @@ def main(argv: list[str] | None = None) -> None:
         content_keyed=args.content_keyed,
     )
     catalog = build_catalog()
+    suite = catalog.load_suite(args.suite)
     responder: Responder = ReferenceResponder(
-        catalog.load_suite(args.suite).scenarios, parallel=args.parallel, catalog=catalog
+        suite.scenarios, parallel=args.parallel, catalog=catalog, presentation=suite.presentation
     )
     if isinstance(responder, ReferenceResponder):
         responder.index.prepare()  # before serving: no request waits on building setups

@@ -65,14 +65,22 @@ class ScenarioIndex:
         catalog: Builds each candidate's setup to know its shown tools. Without one, only the
             user's lines and the calls made tell scenarios apart (no scrambled names): enough
             where scenarios that share lines also share their reference solution.
+        presentation: The presentation the runs use, which decides the tools shown (default:
+            toolplay's; a suite's own, e.g. `toolsandbox`, shows other schemas and names).
     """
 
-    def __init__(self, scenarios: Sequence[Scenario], catalog: Catalog | None = None) -> None:
+    def __init__(
+        self,
+        scenarios: Sequence[Scenario],
+        catalog: Catalog | None = None,
+        presentation: str | None = None,
+    ) -> None:
         self.by_opening: dict[str, list[Scenario]] = {}
         for scenario in scenarios:
             if scenario.script:
                 self.by_opening.setdefault(scenario.script[0], []).append(scenario)
         self._catalog = catalog
+        self._presentation = presentation
         self._shown: dict[str, Shown] = {}
         self._lock = threading.Lock()
 
@@ -121,7 +129,7 @@ class ScenarioIndex:
 
         assert self._catalog is not None
         setup = self._catalog.setup(scenario)
-        presentation = self._catalog.presentation(DEFAULT_PRESENTATION)
+        presentation = self._catalog.presentation(self._presentation or DEFAULT_PRESENTATION)
         offered = presentation.offer(setup, offered_tools(setup))
         functions = [schema.get("function", schema) for schema in offered.schemas]
         return Shown(

@@ -84,6 +84,7 @@ class ReferenceResponder:
         scenarios: The scenarios it may be asked about.
         parallel: Emit all of a turn's calls in one message instead of one per answer.
         catalog: Resolves scenarios that share an opening (default: the built-in catalog).
+        presentation: The presentation the runs use (default: toolplay's; `ScenarioIndex`).
     """
 
     def __init__(
@@ -92,8 +93,9 @@ class ReferenceResponder:
         *,
         parallel: bool = False,
         catalog: Catalog | None = None,
+        presentation: str | None = None,
     ) -> None:
-        self.index = ScenarioIndex(scenarios, catalog)
+        self.index = ScenarioIndex(scenarios, catalog, presentation)
         self.parallel = parallel
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
