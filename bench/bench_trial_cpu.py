@@ -4,8 +4,9 @@ Two kinds of sandbox trial against a 0.2 s endpoint in its own process (`python 
 toolplay.testing`): **short**, the endpoint answers every request in text (one call, the
 conversation ends: what a fast, wrong model costs), and **long**, it plays the reference
 solution (several calls). Each measurement is a fresh child process (`bench_call_cpu.child`:
-a warm-up run pays the start-up, then the measured run, whole process: event loop, HTTP
-client, conversations, scoring, the store's writer thread, the summary). Reported per trial:
+a warm-up run of the same scenarios pays the start-up, libraries some scenarios load on
+first use included, then the measured run, whole process: event loop, HTTP client,
+conversations, scoring, the store's writer thread, the summary). Reported per trial:
 CPU ms, calls, and the budget `2 ms + 0.5 ms per call`; and the fraction of ideal throughput
 (the makespan a zero-cost harness would need for the same conversations on 64 slots, over
 the measured one; target >= 0.90).

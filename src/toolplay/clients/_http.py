@@ -4,14 +4,18 @@ One POST to `{base_url}/chat/completions` per attempt, with `aiohttp` so every f
 our hands: status codes, `Retry-After`, timeouts, resets and unparseable bodies are classified
 here (see `_retry`) instead of inside an SDK's own retry loop. The key is read from the
 environment variable named by `api_key_env` and only ever placed in the `Authorization` header;
-when the variable is unset no header is sent (local servers need none).
+when the variable is unset no header is sent (local servers need none), unless `~/.netrc` has
+the host.
 
 Why aiohttp and not httpx: at dozens of conversations in flight the client's own CPU per call
 decides how close a 2-core machine gets to the endpoint's ideal throughput; httpx spent about
 1.5 ms per call (its pool scans every connection, anyio wraps every socket operation), aiohttp
 about a fifth of that (measured by `bench/bench_call_cpu.py`). Proxies from the environment
-(`HTTPS_PROXY`...) are honoured and certificates are checked against certifi's bundle, as httpx
-did.
+(`HTTPS_PROXY`...) and `~/.netrc` credentials are honoured and certificates are checked against
+certifi's bundle, as httpx did. The environment is read once per session (`_from_environment`,
+aiohttp's own rules applied to the endpoint's URL), not on every request: aiohttp's
+`trust_env=True` does both look-ups in a worker thread per request, which cost about as much
+CPU as the request itself and made the event loop wait on the thread pool's lock.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import ssl
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from toolplay.clients._body import RequestBodies
 from toolplay.clients._client import ChatClient
 from toolplay.clients._retry import PermanentError, TransientError
 from toolplay.clients._settings import ModelSettings, RoleOptionError
@@ -57,6 +62,38 @@ def _tls_context() -> ssl.SSLContext:
     return ssl.create_default_context(cafile=certifi.where())
 
 
+def _from_environment(url: str, *, netrc: bool) -> dict[str, Any]:
+    """The request options aiohttp's `trust_env=True` would add for `url`: a proxy from the
+    environment (`HTTP_PROXY`..., `NO_PROXY` honoured) and, with `netrc`, the credentials of
+    `NETRC` or `~/.netrc` for the host, as basic authentication.
+
+    aiohttp's own helpers, called once per session instead of on every request. The netrc
+    entry is skipped when an API key is set (`netrc` False): the key goes in the header, where
+    aiohttp used to refuse the pair with a `ValueError`.
+    """
+    from aiohttp import helpers  # noqa: PLC0415 (imported with aiohttp by `_client`)
+    from yarl import URL  # noqa: PLC0415 (aiohttp's URL type)
+
+    target = URL(url)
+    options: dict[str, Any] = {}
+    try:
+        proxy, proxy_auth = helpers.get_env_proxy_for_url(target)
+    except LookupError:
+        pass
+    else:
+        options["proxy"] = proxy
+        if proxy_auth is not None:
+            options["proxy_auth"] = proxy_auth
+    if netrc and target.host is not None:
+        try:
+            auth = helpers.basicauth_from_netrc(helpers.netrc_from_env(), target.host)
+        except LookupError:
+            pass
+        else:
+            options["headers"] = {"Authorization": auth.encode()}
+    return options
+
+
 def _text(content: bytes) -> str:
     return content.decode("utf-8", errors="replace")
 
@@ -83,6 +120,8 @@ class HttpChatBackend:
         self._session: aiohttp.ClientSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tls: ssl.SSLContext | None = None
+        self._environment: dict[str, Any] = {}
+        self._bodies = RequestBodies(size=max(256, 4 * self._connections))
 
     def _client(self) -> aiohttp.ClientSession:
         import aiohttp  # noqa: PLC0415 (~0.2 s to import: only a command that calls a model)
@@ -93,13 +132,14 @@ class HttpChatBackend:
             if self._tls is None and self.endpoint.startswith("https:"):
                 self._tls = _tls_context()  # loading CA certificates costs ~40 ms: once
             self._loop = loop
+            self._environment = _from_environment(self._url, netrc=self._secret is None)
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(
                     limit=self._connections, limit_per_host=0, ssl=self._tls or True
                 ),
                 timeout=aiohttp.ClientTimeout(total=None, sock_connect=self._timeout),
                 headers=self._headers,
-                trust_env=True,
+                trust_env=False,  # read once, in `_from_environment`
                 auto_decompress=True,
             )
         return self._session
@@ -108,13 +148,13 @@ class HttpChatBackend:
         """POST `request`; classify every failure as transient or permanent."""
         import aiohttp  # noqa: PLC0415 (imported by `_client` already: a dictionary lookup)
 
-        data = json.dumps(request).encode("utf-8")
+        data = self._bodies.encode(request)  # json.dumps(request)'s bytes, tools encoded once
         try:
             # One deadline for the whole attempt (connect, send, every read): a body
             # trickling in piece by piece must not outlive it.
             async with (
                 asyncio.timeout(self._timeout),
-                self._client().post(self._url, data=data) as response,
+                self._client().post(self._url, data=data, **self._environment) as response,
             ):
                 status = response.status
                 content = await response.read()

@@ -40,7 +40,7 @@ from toolplay.runs._preflight import RunError, check_identity, check_paths
 from toolplay.runs._restore import restore_files, stored_records
 from toolplay.runs._resume import stored_settings
 from toolplay.runs._suite_version import VersionRequest, retarget_version
-from toolplay.runs._summary import RunHeader, RunSummary, build_summary
+from toolplay.runs._summary import SUMMARY_KEYS, RunHeader, RunSummary, build_summary
 from toolplay.runs._trial import TrialWork, scenario_info, score_or_failure, scorer_failure
 from toolplay.runs._writer import Progress, StoreWriter
 from toolplay.scenarios import Scenario, Suite
@@ -226,7 +226,7 @@ async def execute_run(
                 stats.cache_hits, stats.cache_misses = cache.hits, cache.misses
         summary = build_summary(
             scenarios,
-            store.results(),
+            store.results(keys=SUMMARY_KEYS),
             run_header(plan, context, roles),
             plan.catalog.scorers,
             uncertainty=config.uncertainty,
@@ -315,7 +315,7 @@ def rescore_run(
         store.set_meta(_UNCERTAINTY, settings.model_dump(mode="json"))
         summary = build_summary(
             plan.scenarios,
-            store.results(),
+            store.results(keys=SUMMARY_KEYS),
             header,
             catalog.scorers,
             uncertainty=settings,

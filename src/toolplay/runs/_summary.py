@@ -179,6 +179,11 @@ class _Facts(BaseModel):
     usage: Usage = Field(default_factory=Usage)
 
 
+SUMMARY_KEYS = tuple(_Facts.model_fields)
+"""The trajectory keys a summary reads: `RunStore.results(keys=SUMMARY_KEYS)` is all
+`build_summary` needs, without decoding each stored conversation."""
+
+
 def build_summary(
     scenarios: Sequence[Scenario],
     results: Sequence[StoredResult],

@@ -19,6 +19,7 @@ from typing import Any
 from toolplay.catalog import Catalog
 from toolplay.conversation import Player
 from toolplay.messages import ScenarioInfo, Trajectory, compact_exchanges
+from toolplay.runs._dump import trajectory_json
 from toolplay.scenarios import Scenario, ScenarioSetup
 from toolplay.scoring import ScenarioScore, Scorer, ScoringContext, score_trajectory
 
@@ -140,7 +141,7 @@ def score_only(
     return TrialOutcome(
         scenario_id=scenario.id,
         trial=trial,
-        trajectory=compact_exchanges(trajectory.model_dump(mode="json")),
+        trajectory=compact_exchanges(trajectory_json(trajectory)),
         score=None if score is None else score.model_dump(mode="json"),
         failed=failed,
         error=error,

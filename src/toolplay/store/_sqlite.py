@@ -89,6 +89,20 @@ def row_digest(
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
+def _json_path(key: str) -> str:
+    """The SQL literal of the JSON path of top-level `key`, a field name (`'$.usage'`)."""
+    if not key.isidentifier():
+        raise ValueError(f"not a field name: {key!r}")
+    return f"'$.{key}'"
+
+
+def _picked(trajectory: dict[str, Any], keys: Sequence[str] | None) -> dict[str, Any]:
+    """The trajectory's `keys` (those it has), or all of it (`keys` None)."""
+    if keys is None:
+        return trajectory
+    return {k: trajectory[k] for k in keys if k in trajectory}
+
+
 def _lenient_text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
@@ -330,22 +344,57 @@ class RunStore:
             "`toolplay run --resume` with the run's options plays them again"
         )
 
-    def results(self) -> list[StoredResult]:
+    def results(self, *, keys: Sequence[str] | None = None) -> list[StoredResult]:
         """Every stored result, ordered by scenario id and trial.
+
+        Args:
+            keys: Keep only these top-level keys of each trajectory (those it has). SQLite
+                picks them out of the stored text, so the rest of a long conversation is never
+                decoded (a summary reads three keys of ~30 kB; decoding it all cost more than
+                playing the trial). Every row's digest is checked all the same.
 
         Raises:
             StoreError: A row is damaged (its digest does not match) or the file is.
         """
+        if keys is not None and sqlite3.sqlite_version_info >= (3, 38):  # `->` since 3.38
+            try:
+                return self._results_with(keys)
+            except StoreError:  # a damaged row's text may not even parse: the full read names it
+                pass
         rows = [r for _, r in self._rows()]
-        bad = [(str(r[0]), r[1]) for r in rows if not _intact(r)]
-        if bad:
-            raise StoreError(self._damage_message(bad))
+        self._check(rows)
         return [
             StoredResult(
                 scenario_id=r[0],
                 trial=r[1],
                 status=r[2],
-                trajectory=json.loads(r[3]),
+                trajectory=_picked(json.loads(r[3]), keys),
+                score=None if r[4] is None else json.loads(r[4]),
+                error=r[5],
+            )
+            for r in rows
+        ]
+
+    def _check(self, rows: Sequence[_Row]) -> None:
+        bad = [(str(r[0]), r[1]) for r in rows if not _intact(r)]
+        if bad:
+            raise StoreError(self._damage_message(bad))
+
+    def _results_with(self, keys: Sequence[str]) -> list[StoredResult]:
+        """`results(keys=...)` with SQLite's JSON operator: each key's value as JSON text."""
+        picks = "".join(f", trajectory -> {_json_path(k)}" for k in keys)
+        query = f"SELECT {_ROW}{picks} FROM results ORDER BY scenario_id, trial"
+        with self._guard(), closing(self._db.execute(query)) as cur:
+            rows = cur.fetchall()
+        self._check([tuple(r[:7]) for r in rows])
+        return [
+            StoredResult(
+                scenario_id=r[0],
+                trial=r[1],
+                status=r[2],
+                trajectory={
+                    k: json.loads(v) for k, v in zip(keys, r[7:], strict=True) if v is not None
+                },
                 score=None if r[4] is None else json.loads(r[4]),
                 error=r[5],
             )
