@@ -18,12 +18,11 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from toolplay.catalog import build_catalog
-from toolplay.conversation import Mode, PlayRequest
+from toolplay.conversation import PlayRequest
 from toolplay.messages import Trajectory
 from toolplay.methods.autode import score_slots
 from toolplay.roles import OracleAssistant, ScriptedUser
-from toolplay.scoring import ScoringContext
-from toolplay.validate import _validate
+from toolplay.validate import validate_suite
 
 T = TypeVar("T")
 
@@ -40,10 +39,9 @@ def main() -> None:
     count = len(suite.scenarios)
     print(f"load {count} scripts: {load_wall:.2f}s wall, {load_cpu:.2f}s cpu")
     for mode in ("dynamic", "static"):
-        chosen = catalog.mode(suite.mode(mode))
 
-        def validate(chosen: Mode = chosen) -> list[str]:
-            return asyncio.run(_validate(catalog, suite.scenarios, chosen, ScoringContext()))
+        def validate(mode: str = mode) -> list[str]:
+            return validate_suite("autode", mode, catalog=catalog).failures
 
         failures, wall, cpu = timed(validate)
         per = 1000 * wall / count

@@ -13,7 +13,6 @@ Run: .venv/bin/python bench/bench_sandbox_suite.py [--quick]   (--quick: no prof
 
 from __future__ import annotations
 
-import asyncio
 import cProfile
 import io
 import json
@@ -26,7 +25,7 @@ from typing import Any, TypeVar
 from toolplay.catalog import build_catalog
 from toolplay.scenarios import Scenario, expand_variants, load_scenario_paths
 from toolplay.scenarios._suites import DATA
-from toolplay.validate import _validate
+from toolplay.validate import validate_suite
 
 CATALOG = build_catalog()
 
@@ -41,9 +40,7 @@ def timed(action: Callable[[], T]) -> tuple[T, float, float]:
 
 def validate(scenarios: Sequence[Scenario]) -> list[str]:
     """What `toolplay validate` does for these scenarios (in the sandbox suite's mode)."""
-    mode = CATALOG.mode(CATALOG.load_suite("sandbox").mode(None))
-    context = CATALOG.scoring_context(scenarios)
-    return asyncio.run(_validate(CATALOG, list(scenarios), mode, context))
+    return validate_suite("sandbox", catalog=CATALOG, scenarios=scenarios).failures
 
 
 def main() -> dict[str, Any]:

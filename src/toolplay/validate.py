@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from toolplay.catalog import Catalog, CatalogError, build_catalog
@@ -26,7 +27,7 @@ from toolplay.conversation import Mode, Player, PlayRequest
 from toolplay.messages import ToolCall
 from toolplay.roles import OracleAssistant, ScriptedUser
 from toolplay.runs import RunConfig, RunPlan, resolve_run
-from toolplay.scenarios import CallExecutor, ScenarioSetup
+from toolplay.scenarios import CallExecutor, Scenario, ScenarioSetup
 from toolplay.scoring import ReferenceCheck, Scorer, ScoringContext, score_trajectory
 from toolplay.tools import ToolCrash
 
@@ -161,9 +162,14 @@ async def check_vetoes(
 
 
 def validate_suite(
-    spec: str, mode: str | None = None, *, catalog: Catalog | None = None
+    spec: str,
+    mode: str | None = None,
+    *,
+    catalog: Catalog | None = None,
+    scenarios: Sequence[Scenario] | None = None,
 ) -> ValidationReport:
-    """Validate every scenario of suite `spec`, in `mode` (default: the suite's own).
+    """Validate every scenario of suite `spec`, in `mode` (default: the suite's own); or only
+    `scenarios` (e.g. a benchmark's selection), played as the suite plays them.
 
     Raises:
         CatalogError: `mode` is not a known mode.
@@ -172,6 +178,8 @@ def validate_suite(
     if mode is not None and mode not in catalog.modes:  # before loading: fail fast on a typo
         raise CatalogError(f"--mode: {mode!r} is not a mode; known: {', '.join(catalog.modes)}")
     plan = resolve_run(RunConfig(suite=spec, mode=mode), catalog, intent="play")
+    if scenarios is not None:
+        plan = replace(plan, scenarios=list(scenarios))
     roles = plan.roles()  # the oracle and the scripted user
     player = plan.player(*roles)
     fallback = replace(plan, presentation=catalog.presentation("toolplay")).player(*roles)

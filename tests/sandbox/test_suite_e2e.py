@@ -61,6 +61,15 @@ def register(catalog):
 """
 
 
+def test_a_selection_of_a_suite_validates_as_the_suite_plays_it() -> None:
+    """What the benchmark scripts validate: some scenarios, in the suite's own way."""
+    chosen = load_suite(BASES).scenarios[:3]
+    report = validate_suite(BASES, scenarios=chosen)
+    assert report.checked == 3 and report.failures == []
+    broken = chosen[0].model_copy(update={"reference": chosen[0].reference[:0]})
+    assert validate_suite(BASES, scenarios=[broken]).failures  # no solution: the oracle fails
+
+
 def test_sandbox_suite_validates_and_covers_every_constraint_kind() -> None:
     report = validate_suite(BASES)
     assert report.failures == []
