@@ -21,7 +21,7 @@ from typing import Any
 
 from toolplay.analysis import load_run
 from toolplay.report import build_report
-from toolplay.report._html import _entry
+from toolplay.report._html import _entry, _scorers
 from toolplay.report._page import script_json
 from toolplay.report._payload import pack_entries, unpack_payload
 from toolplay.runs import RunConfig, execute_run
@@ -41,7 +41,8 @@ def main() -> dict[str, Any]:
         wall, cpu = time.perf_counter(), time.process_time()
         html = build_report(run)
         build_wall, build_cpu = time.perf_counter() - wall, time.process_time() - cpu
-    entries = [_entry(e) for e in run.entries]
+    scorers = _scorers(run)
+    entries = [_entry(e, scorers) for e in run.entries]
     plain = len(str(script_json({"entries": entries})).encode("utf-8"))
     packed = pack_entries(entries)
     assert unpack_payload(packed)["entries"] == json.loads(json.dumps(entries, default=str))
