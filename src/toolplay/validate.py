@@ -22,7 +22,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from toolplay.catalog import Catalog, CatalogError, build_catalog
+from toolplay.catalog import DEFAULT_PRESENTATION, Catalog, CatalogError, build_catalog
 from toolplay.conversation import Mode, Player, PlayRequest
 from toolplay.messages import ToolCall
 from toolplay.roles import OracleAssistant, ScriptedUser
@@ -182,7 +182,7 @@ def validate_suite(
         plan = replace(plan, scenarios=list(scenarios))
     roles = plan.roles()  # the oracle and the scripted user
     player = plan.player(*roles)
-    fallback = replace(plan, presentation=catalog.presentation("toolplay")).player(*roles)
+    fallback = replace(plan, presentation=catalog.presentation(DEFAULT_PRESENTATION)).player(*roles)
     known: list[str] = []
     failures = asyncio.run(_validate(plan, player, fallback, plan.scoring_context(), known))
     return ValidationReport(checked=len(plan.scenarios), failures=failures, known=known)
